@@ -1,0 +1,287 @@
+import hashlib
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models, transaction
+from django.utils import timezone
+from pgvector.django import HnswIndex, VectorField
+
+from corpus.sections import SECTION_KEYS, SECTION_TITLES
+
+SECTION_CHOICES = [(key, SECTION_TITLES[key]) for key in SECTION_KEYS]
+
+REVIEWER_GROUP = "Dược sĩ duyệt"
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Drug(models.Model):
+    drug_id = models.SlugField(max_length=120, unique=True)
+    heading = models.CharField("tiêu đề in", max_length=255)
+    inn = models.CharField("tên chung quốc tế", max_length=500, blank=True)
+    atc_codes = models.JSONField("mã ATC", default=list, blank=True)
+    drug_class = models.CharField("loại thuốc", max_length=500, blank=True)
+    page_start = models.PositiveIntegerField()
+    page_end = models.PositiveIntegerField()
+    source_file = models.CharField(max_length=500, blank=True)
+    source_sha256 = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["drug_id"]
+        verbose_name = "thuốc"
+        verbose_name_plural = "thuốc"
+
+    def __str__(self) -> str:
+        return self.heading
+
+    @property
+    def display_name(self) -> str:
+        return self.heading
+
+
+class Alias(models.Model):
+    class Kind(models.TextChoices):
+        HEADING = "heading", "Tiêu đề"
+        OTHER_NAME = "other_name", "Tên khác (trong ngoặc)"
+        INN = "inn", "Tên chung quốc tế"
+        TRADE_NAME = "trade_name", "Tên thương mại (trong chuyên luận)"
+        BRAND_INDEX = "brand_index", "Mục lục biệt dược"
+
+    drug = models.ForeignKey(Drug, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=255)
+    folded = models.CharField(max_length=255, db_index=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    source_page = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["drug__drug_id", "kind", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["drug", "name", "kind"], name="alias_unique_per_kind")
+        ]
+        verbose_name = "tên gọi"
+        verbose_name_plural = "tên gọi"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BookIndexEntry(models.Model):
+    """A row of the book's brand index or trade-name pages, for the whole book.
+
+    The resolver needs the names of monographs that are not loaded, so that a brand of
+    one is reported as known-but-not-loaded instead of being matched elsewhere.
+    """
+
+    class Source(models.TextChoices):
+        BRAND_INDEX = "brand_index", "Mục lục biệt dược"
+        TRADE_NAMES = "trade_names", "Tên thương mại"
+
+    name = models.CharField(max_length=255)
+    folded = models.CharField(max_length=255, db_index=True)
+    ingredient = models.CharField(max_length=255)
+    ingredient_id = models.CharField(max_length=160, db_index=True)
+    page = models.PositiveIntegerField(null=True, blank=True)
+    source = models.CharField(max_length=20, choices=Source.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name", "ingredient_id", "source"], name="book_index_unique"
+            )
+        ]
+        verbose_name = "mục lục sách"
+        verbose_name_plural = "mục lục sách"
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.ingredient}"
+
+
+class Section(models.Model):
+    drug = models.ForeignKey(Drug, on_delete=models.CASCADE, related_name="sections")
+    section_key = models.CharField(max_length=40, choices=SECTION_CHOICES)
+    heading = models.CharField("tiêu đề in", max_length=255)
+    order = models.PositiveIntegerField()
+    page_start = models.PositiveIntegerField()
+    page_end = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["drug__drug_id", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["drug", "section_key"], name="section_unique_per_drug")
+        ]
+        verbose_name = "mục"
+        verbose_name_plural = "mục"
+
+    def __str__(self) -> str:
+        return f"{self.drug.drug_id} · {self.section_key}"
+
+
+class ChunkQuerySet(models.QuerySet["Chunk"]):
+    def in_book_order(self) -> "ChunkQuerySet":
+        return self.order_by("section__drug__drug_id", "section__order", "part_index")
+
+    def awaiting_review(self) -> "ChunkQuerySet":
+        return self.filter(requires_visual_check=True)
+
+
+class Chunk(models.Model):
+    class Kind(models.TextChoices):
+        PROSE = "prose", "Văn bản"
+        TABLE = "table", "Bảng"
+        FORMULA = "formula", "Công thức"
+
+    class Review(models.TextChoices):
+        NOT_NEEDED = "not_needed", "Không cần duyệt"
+        PENDING = "pending", "Chờ duyệt"
+        APPROVED = "approved", "Đã duyệt"
+        KEPT = "kept", "Giữ cách ly"
+        SOURCE_CHANGED = "source_changed", "Nguồn đã đổi, chờ duyệt lại"
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="chunks")
+    part_index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PROSE)
+    label = models.CharField("nhãn mục con", max_length=500, blank=True)
+    text = models.TextField()
+    source_text = models.TextField(help_text="The text as ingested from the book, never edited.")
+    previous_source_text = models.TextField(blank=True)
+    page_start = models.PositiveIntegerField()
+    page_end = models.PositiveIntegerField()
+    requires_visual_check = models.BooleanField(default=False)
+    has_quarantined_content = models.BooleanField(default=False)
+    review_state = models.CharField(
+        max_length=20, choices=Review.choices, default=Review.NOT_NEEDED
+    )
+    content_hash = models.CharField(max_length=64)
+    source_hash = models.CharField(max_length=64)
+    fts_folded = models.GeneratedField(
+        expression=SearchVector("text", config="vi_unaccent"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    fts_exact = models.GeneratedField(
+        expression=SearchVector("text", config="simple"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=200, blank=True)
+    embedded_hash = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = ChunkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["section__drug__drug_id", "section__order", "part_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["section", "part_index"], name="chunk_unique_part")
+        ]
+        indexes = [
+            GinIndex(fields=["fts_folded"], name="chunk_fts_folded_gin"),
+            GinIndex(fields=["fts_exact"], name="chunk_fts_exact_gin"),
+            HnswIndex(
+                name="chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+        verbose_name = "đoạn"
+        verbose_name_plural = "đoạn"
+
+    def __str__(self) -> str:
+        return f"{self.section} #{self.part_index}"
+
+    @property
+    def is_edited(self) -> bool:
+        return self.text != self.source_text
+
+    @property
+    def needs_embedding(self) -> bool:
+        return self.embedding is None or self.embedded_hash != self.content_hash
+
+    @transaction.atomic
+    def approve(self, *, by: models.Model, note: str = "", text: str | None = None) -> None:
+        """Approve as-is, or with a corrected text; the decision goes to the history."""
+        before = self.text
+        decision = ChunkReview.Decision.APPROVED if text is None else ChunkReview.Decision.EDITED
+        if text is not None:
+            self.text = text
+            self.content_hash = content_hash(text)
+        self.requires_visual_check = False
+        self.has_quarantined_content = False
+        self.review_state = Chunk.Review.APPROVED
+        self.updated_at = timezone.now()
+        self.save()
+        ChunkReview.objects.create(
+            chunk=self, user=by, decision=decision, before=before, after=self.text, note=note,
+            drug_id=self.section.drug.drug_id, section_key=self.section.section_key,
+            part_index=self.part_index,
+        )
+
+    @transaction.atomic
+    def keep_quarantined(self, *, by: models.Model, note: str = "") -> None:
+        self.requires_visual_check = True
+        self.has_quarantined_content = True
+        self.review_state = Chunk.Review.KEPT
+        self.updated_at = timezone.now()
+        self.save()
+        ChunkReview.objects.create(
+            chunk=self, user=by, decision=ChunkReview.Decision.KEPT, before=self.text,
+            after=self.text, note=note, drug_id=self.section.drug.drug_id,
+            section_key=self.section.section_key, part_index=self.part_index,
+        )
+
+
+class ChunkReview(models.Model):
+    """One pharmacist decision or system event on a chunk; rows are never edited."""
+
+    class Decision(models.TextChoices):
+        APPROVED = "approved", "Duyệt nguyên văn"
+        EDITED = "edited", "Sửa và duyệt"
+        KEPT = "kept", "Giữ cách ly"
+        SOURCE_CHANGED = "source_changed", "Nguồn sách thay đổi"
+
+    chunk = models.ForeignKey(
+        Chunk, on_delete=models.SET_NULL, null=True, blank=True, related_name="reviews"
+    )
+    drug_id = models.CharField(max_length=120)
+    section_key = models.CharField(max_length=40)
+    part_index = models.PositiveIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    decision = models.CharField(max_length=20, choices=Decision.choices)
+    before = models.TextField(blank=True)
+    after = models.TextField(blank=True)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "lịch sử duyệt"
+        verbose_name_plural = "lịch sử duyệt"
+
+    def __str__(self) -> str:
+        return f"{self.get_decision_display()} · {self.drug_id}/{self.section_key}#{self.part_index}"
+
+
+class IngestRun(models.Model):
+    """A record of each ingest, so the admin shows when the book was last loaded."""
+
+    source = models.CharField(max_length=1000)
+    started_at = models.DateTimeField(default=timezone.now)
+    seconds = models.FloatField(default=0)
+    summary = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = "lần nạp"
+        verbose_name_plural = "lần nạp"
+
+    def __str__(self) -> str:
+        return f"{self.source} @ {self.started_at:%Y-%m-%d %H:%M}"

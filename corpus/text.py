@@ -1,0 +1,66 @@
+"""Vietnamese text forms: NFC on the way in, a folded form for matching, drug ids.
+
+Folding merges words (dạ, đá, da), so every place that folds also keeps the
+diacritics-kept form and prefers exact matches. Numbers are never touched here.
+"""
+
+import re
+import unicodedata
+
+# Look-alikes the OCR produced: Ð (U+00D0, Icelandic eth) printed for Đ.
+_LOOKALIKES = str.maketrans({"Ð": "Đ", "ð": "đ"})
+_WORD_RE = re.compile(r"[0-9a-z]+")
+
+
+def nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def fold(text: str) -> str:
+    """Lower-case, strip diacritics (đ→d by hand: NFD leaves it alone)."""
+    text = nfc(text).translate(_LOOKALIKES).lower().replace("đ", "d")
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def keep_lower(text: str) -> str:
+    """Lower-case with diacritics kept (the exact form)."""
+    return nfc(text).translate(_LOOKALIKES).lower()
+
+
+def words(text: str) -> list[str]:
+    """Folded word tokens (letters and digits), punctuation dropped."""
+    return _WORD_RE.findall(fold(text))
+
+
+def exact_words(text: str) -> list[str]:
+    return re.findall(r"\w+", keep_lower(text))
+
+
+def folded_phrase(text: str) -> str:
+    return " ".join(words(text))
+
+
+def drug_id_for(heading: str) -> str:
+    """The stable id of a monograph heading.
+
+    The words before any parenthesis, folded and joined by `_`; a parenthetical that
+    states a scope ("Dùng trong hô hấp") is kept, because the book prints two
+    SALBUTAMOL monographs that differ only by it.
+    """
+    heading = nfc(heading).strip().strip("*").strip()
+    base, _, rest = heading.partition("(")
+    parts = words(base)
+    paren = rest.split(")")[0] if rest else ""
+    if paren and fold(paren).strip().startswith("dung trong"):
+        parts += words(paren)
+    return "_".join(parts)
+
+
+def heading_parts(heading: str) -> tuple[str, str]:
+    """Split `PARACETAMOL (Acetaminophen)` into the name and the parenthetical."""
+    heading = nfc(heading).strip().strip("*").strip()
+    match = re.match(r"^(.*?)\s*\((.*)\)\s*$", heading)
+    if match:
+        return match.group(1).strip(), match.group(2).strip()
+    return heading, ""

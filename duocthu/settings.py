@@ -1,0 +1,190 @@
+"""duocthu settings, read from environment variables only.
+
+Development defaults are safe (loopback hosts, an embedded PostgreSQL under var/); with
+DJANGO_DEBUG off, anything that must be chosen on purpose fails with a message naming it.
+"""
+
+import os
+import warnings
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+# platformdirs warns on every import when XDG_RUNTIME_DIR is unset (root shells, CI).
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    value = os.environ.get(name)
+    if value is not None and value != "":
+        return value
+    if default is None:
+        raise ImproperlyConfigured(f"Set the environment variable {name}.")
+    return default
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}.")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from exc
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+if DEBUG:
+    SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-not-for-production")
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+else:
+    if not os.environ.get("DJANGO_SECRET_KEY"):
+        raise ImproperlyConfigured(
+            "DJANGO_DEBUG is off: set DJANGO_SECRET_KEY to a long random string."
+        )
+    if not os.environ.get("ALLOWED_HOSTS"):
+        raise ImproperlyConfigured(
+            "DJANGO_DEBUG is off: set ALLOWED_HOSTS to the intranet host names, comma-separated."
+        )
+    SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django_htmx",
+    "template_partials",
+    "django_rq",
+    "corpus",
+    "retrieval",
+    "answering",
+    "chat",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "duocthu.urls"
+WSGI_APPLICATION = "duocthu.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+if os.environ.get("DATABASE_URL"):
+    import dj_database_url
+
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+else:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_DEBUG is off: set DATABASE_URL to a PostgreSQL server with pgvector "
+            "(postgres://user:password@host:5432/duocthu)."
+        )
+    from duocthu.devdb import embedded_database, ensure_database_exists
+
+    DATABASES = {"default": embedded_database(VAR_DIR)}
+    ensure_database_exists(DATABASES["default"])
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 1800}}
+# With DUOCTHU_RUN_JOBS_INLINE the app runs rq jobs in the request (no Redis needed).
+RUN_JOBS_INLINE = env_bool("DUOCTHU_RUN_JOBS_INLINE", False)
+
+LANGUAGE_CODE = "vi"
+TIME_ZONE = "Asia/Ho_Chi_Minh"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "duocthu" / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+LOGIN_URL = "/admin/login/"
+LOGIN_REDIRECT_URL = "/"
+
+_default_corpus = BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"
+DUOCTHU_CORPUS_DIR = Path(env_str("DUOCTHU_CORPUS_DIR", str(_default_corpus)))
+
+# Embeddings. "hashing" needs no download; see corpus/embedding.py for the measurement.
+EMBEDDING_PROVIDER = env_str("EMBEDDING_PROVIDER", "hashing")
+EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")
+EMBEDDING_DIMENSIONS = 384
+EMBEDDING_BASE_URL = env_str("EMBEDDING_BASE_URL", "")
+EMBEDDING_API_KEY = env_str("EMBEDDING_API_KEY", "")
+
+# Answer generation: disabled (verbatim quotes), bedrock or openai.
+ANSWER_PROVIDER = env_str("ANSWER_PROVIDER", "disabled")
+if ANSWER_PROVIDER not in ("disabled", "bedrock", "openai"):
+    raise ImproperlyConfigured("ANSWER_PROVIDER must be disabled, bedrock or openai.")
+ANSWER_MODEL = env_str("ANSWER_MODEL", "")
+ANSWER_BASE_URL = env_str("ANSWER_BASE_URL", "")
+ANSWER_API_KEY = env_str("ANSWER_API_KEY", "")
+ANSWER_BUDGET_SECONDS = env_int("ANSWER_BUDGET_SECONDS", 30)
+AWS_REGION = env_str("AWS_REGION", "us-east-1")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"duocthu": {"level": "INFO"}},
+}
