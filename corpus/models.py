@@ -24,8 +24,9 @@ class Drug(models.Model):
     inn = models.CharField("tên chung quốc tế", max_length=500, blank=True)
     atc_codes = models.JSONField("mã ATC", default=list, blank=True)
     drug_class = models.CharField("loại thuốc", max_length=500, blank=True)
-    page_start = models.PositiveIntegerField()
-    page_end = models.PositiveIntegerField()
+    # Printed pages; None when the source gave none (such an item has no provenance).
+    page_start = models.PositiveIntegerField(null=True, blank=True)
+    page_end = models.PositiveIntegerField(null=True, blank=True)
     source_file = models.CharField(max_length=500, blank=True)
     source_sha256 = models.CharField(max_length=64, blank=True)
 
@@ -104,8 +105,9 @@ class Section(models.Model):
     section_key = models.CharField(max_length=40, choices=SECTION_CHOICES)
     heading = models.CharField("tiêu đề in", max_length=255)
     order = models.PositiveIntegerField()
-    page_start = models.PositiveIntegerField()
-    page_end = models.PositiveIntegerField()
+    # Printed pages; None when the source gave none (such an item has no provenance).
+    page_start = models.PositiveIntegerField(null=True, blank=True)
+    page_end = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["drug__drug_id", "order"]
@@ -147,8 +149,9 @@ class Chunk(models.Model):
     text = models.TextField()
     source_text = models.TextField(help_text="The text as ingested from the book, never edited.")
     previous_source_text = models.TextField(blank=True)
-    page_start = models.PositiveIntegerField()
-    page_end = models.PositiveIntegerField()
+    # Printed pages; None when the source gave none (such an item has no provenance).
+    page_start = models.PositiveIntegerField(null=True, blank=True)
+    page_end = models.PositiveIntegerField(null=True, blank=True)
     requires_visual_check = models.BooleanField(default=False)
     has_quarantined_content = models.BooleanField(default=False)
     review_state = models.CharField(

@@ -1,0 +1,56 @@
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from corpus.ingest import SourceMonograph, ingest_formulary
+from corpus.markdown import CorpusFormatError
+
+
+class Command(BaseCommand):
+    help = "Load the markdown conversion of Dược thư Quốc gia Việt Nam 2018 (a folder or one file)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", nargs="?", help="corpus folder or markdown file "
+                            "(default: DUOCTHU_CORPUS_DIR)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["path"] or settings.DUOCTHU_CORPUS_DIR)
+        if not path.exists():
+            raise CommandError(
+                f"No formulary at {path}. Give the path of your copy of the book "
+                "(a folder with manifest.csv and monographs/, or one markdown file)."
+            )
+        try:
+            summary = ingest_formulary(path, progress=self._progress)
+        except CorpusFormatError as exc:
+            raise CommandError(f"Nothing was changed. {exc}") from exc
+        out = self.stdout.write
+        out(f"drugs {summary.drugs}, sections {summary.sections}, chunks {summary.chunks}, "
+            f"aliases {summary.aliases}, book index entries {summary.book_index_entries}")
+        out(f"quarantined chunks {summary.quarantined_chunks}, "
+            f"unmapped headings {len(summary.unmapped_headings)}, "
+            f"sent back to review {summary.sent_back_to_review}")
+        for line in summary.unmapped_headings:
+            out(f"  unmapped heading: {line}")
+        out("sections per key: " + ", ".join(f"{k} {v}" for k, v in summary.sections_per_key.items()))
+        out(f"created {dict(summary.created)}, updated {dict(summary.updated)}, "
+            f"deleted {dict(summary.deleted)}")
+        if summary.drugs_not_in_source:
+            out(f"in the database but not in this source (kept): {', '.join(summary.drugs_not_in_source)}")
+        out(f"seconds {summary.seconds:.2f}")
+
+    def _progress(self, items: Iterable[SourceMonograph]) -> Iterable[SourceMonograph]:
+        items = list(items)
+        if sys.stderr.isatty():
+            from tqdm import tqdm
+
+            yield from tqdm(items, desc="monographs", unit="")
+            return
+        for n, item in enumerate(items, 1):
+            if n % 25 == 0 or n == len(items):
+                self.stderr.write(f"monographs {n}/{len(items)}")
+            yield item
