@@ -6,7 +6,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-CORPUS_DIR = Path(os.environ.get("DUOCTHU_TEST_CORPUS", settings.BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"))
+CORPUS_DIR = Path(
+    os.environ.get(
+        "DUOCTHU_TEST_CORPUS", settings.BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"
+    )
+)
 
 
 @pytest.fixture(scope="session")

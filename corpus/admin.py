@@ -3,6 +3,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.postgres.search import SearchQuery
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -55,18 +56,33 @@ class AliasInline(admin.TabularInline):
 
 @admin.register(Drug)
 class DrugAdmin(admin.ModelAdmin):
-    list_display = ("drug_id", "heading", "inn", "page_start", "page_end", "n_sections", "n_aliases",
-                    "n_quarantined")
+    list_display = (
+        "drug_id",
+        "heading",
+        "inn",
+        "page_start",
+        "page_end",
+        "n_sections",
+        "n_aliases",
+        "n_quarantined",
+    )
     search_fields = ("drug_id", "heading", "inn", "aliases__folded")
     readonly_fields = ("drug_id", "heading", "source_file", "source_sha256")
     inlines = [SectionInline, AliasInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Drug]:
-        return super().get_queryset(request).annotate(
-            n_sections=Count("sections", distinct=True),
-            n_aliases=Count("aliases", distinct=True),
-            n_quarantined=Count("sections__chunks", filter=Q(sections__chunks__requires_visual_check=True),
-                                distinct=True),
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                n_sections=Count("sections", distinct=True),
+                n_aliases=Count("aliases", distinct=True),
+                n_quarantined=Count(
+                    "sections__chunks",
+                    filter=Q(sections__chunks__requires_visual_check=True),
+                    distinct=True,
+                ),
+            )
         )
 
     @admin.display(description="mục", ordering="n_sections")
@@ -84,7 +100,9 @@ class DrugAdmin(admin.ModelAdmin):
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Drug], search_term: str):  # type: ignore[no-untyped-def]
         from corpus.text import folded_phrase
 
-        return super().get_search_results(request, queryset, folded_phrase(search_term) or search_term)
+        return super().get_search_results(
+            request, queryset, folded_phrase(search_term) or search_term
+        )
 
 
 @admin.register(Alias)
@@ -133,10 +151,14 @@ class ReviewForm(forms.Form):
         ("keep", "Giữ cách ly"),
     ]
     decision = forms.ChoiceField(choices=DECISIONS, widget=forms.RadioSelect, label="Quyết định")
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 12, "cols": 100}), required=False,
-                           label="Văn bản (khi sửa)")
-    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2, "cols": 100}), required=False,
-                           label="Ghi chú")
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 100}),
+        required=False,
+        label="Văn bản (khi sửa)",
+    )
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 100}), required=False, label="Ghi chú"
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -149,14 +171,36 @@ class ReviewForm(forms.Form):
 
 @admin.register(Chunk)
 class ChunkAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "kind", "label", "short_text", "page_start", "page_end",
-                    "review_state", "requires_visual_check")
-    list_filter = (QuarantineFilter, "kind", "review_state", "section__section_key",
-                   ("section__drug", admin.RelatedOnlyFieldListFilter))
+    list_display = (
+        "__str__",
+        "kind",
+        "label",
+        "short_text",
+        "page_start",
+        "page_end",
+        "review_state",
+        "requires_visual_check",
+    )
+    list_filter = (
+        QuarantineFilter,
+        "kind",
+        "review_state",
+        "section__section_key",
+        ("section__drug", admin.RelatedOnlyFieldListFilter),
+    )
     list_select_related = ("section__drug",)
     search_fields = ("text", "section__drug__drug_id")
     readonly_fields = [f.name for f in Chunk._meta.fields if f.name not in ("text",)]
     change_list_template = "admin/corpus/chunk/change_list.html"
+
+    def get_search_results(  # type: ignore[no-untyped-def]
+        self, request: HttpRequest, queryset: QuerySet[Chunk], search_term: str
+    ):
+        """Phrase search through the folded full-text column: with or without diacritics."""
+        if not search_term.strip():
+            return queryset, False
+        phrase = SearchQuery(search_term, search_type="phrase", config="vi_unaccent")
+        return queryset.filter(Q(fts_folded=phrase) | Q(section__drug__drug_id=search_term)), False
 
     @admin.display(description="văn bản")
     def short_text(self, obj: Chunk) -> str:
@@ -171,10 +215,16 @@ class ChunkAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[URLPattern]:
         own = [
-            path("review/", self.admin_site.admin_view(self.review_queue_view),
-                 name="corpus_chunk_review_queue"),
-            path("<int:pk>/review/", self.admin_site.admin_view(self.review_view),
-                 name="corpus_chunk_review"),
+            path(
+                "review/",
+                self.admin_site.admin_view(self.review_queue_view),
+                name="corpus_chunk_review_queue",
+            ),
+            path(
+                "<int:pk>/review/",
+                self.admin_site.admin_view(self.review_view),
+                name="corpus_chunk_review",
+            ),
         ]
         return own + super().get_urls()
 
@@ -227,7 +277,9 @@ class ChunkAdmin(admin.ModelAdmin):
             "title": f"Kiểm tra: {chunk.section.drug.heading} · {chunk.section.heading}",
             "chunk": chunk,
             "rows": table_rows(chunk.text) if chunk.kind == Chunk.Kind.TABLE else None,
-            "source_rows": table_rows(chunk.source_text) if chunk.kind == Chunk.Kind.TABLE else None,
+            "source_rows": table_rows(chunk.source_text)
+            if chunk.kind == Chunk.Kind.TABLE
+            else None,
             "neighbours": neighbours,
             "history": chunk.reviews.select_related("user"),
             "form": form,
@@ -239,7 +291,15 @@ class ChunkAdmin(admin.ModelAdmin):
 
 @admin.register(ChunkReview)
 class ChunkReviewAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "decision", "drug_id", "section_key", "part_index", "user", "note")
+    list_display = (
+        "created_at",
+        "decision",
+        "drug_id",
+        "section_key",
+        "part_index",
+        "user",
+        "note",
+    )
     list_filter = ("decision", "section_key")
     search_fields = ("drug_id", "note", "before", "after")
     list_select_related = ("user",)

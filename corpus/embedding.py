@@ -88,7 +88,9 @@ class OpenAICompatibleEmbedder:
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 payload = json.load(response)
-            vectors = [item["embedding"] for item in sorted(payload["data"], key=lambda d: d["index"])]
+            vectors = [
+                item["embedding"] for item in sorted(payload["data"], key=lambda d: d["index"])
+            ]
         except (urllib.error.URLError, TimeoutError, KeyError, ValueError) as exc:
             logger.warning("openai-compatible embedding failed: %r", exc)
             raise EmbeddingUnavailable(str(exc)) from exc

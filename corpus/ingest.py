@@ -80,7 +80,9 @@ class IngestSummary:
 
     @property
     def changed(self) -> bool:
-        return bool(sum(self.created.values()) + sum(self.updated.values()) + sum(self.deleted.values()))
+        return bool(
+            sum(self.created.values()) + sum(self.updated.values()) + sum(self.deleted.values())
+        )
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -121,8 +123,9 @@ def ingest_formulary(path: Path | str, *, progress: Progress | None = None) -> I
         _count(summary)
         summary.seconds = time.perf_counter() - started
         if summary.changed:
-            IngestRun.objects.create(source=str(path), seconds=summary.seconds,
-                                     summary=summary.as_dict())
+            IngestRun.objects.create(
+                source=str(path), seconds=summary.seconds, summary=summary.as_dict()
+            )
         enqueue_embedding(
             Chunk.objects.exclude(embedded_hash=F("content_hash")).values_list("id", flat=True)
         )
@@ -177,8 +180,11 @@ def _read_folder(folder: Path) -> list[SourceMonograph]:
         for file in files:
             text = _read_text(file)
             for line, piece in split_monographs(text, str(file)):
-                result.append(SourceMonograph(parse_monograph(piece, str(file), line), None, None,
-                                              _sha(piece)))
+                result.append(
+                    SourceMonograph(
+                        parse_monograph(piece, str(file), line), None, None, _sha(piece)
+                    )
+                )
         return result
     rows = _read_csv(manifest, ("file", "heading", "page_start", "page_end", "sha256"))
     result = []
@@ -189,7 +195,9 @@ def _read_folder(folder: Path) -> list[SourceMonograph]:
         start = _page(row["page_start"], manifest, line)
         end = _page(row["page_end"], manifest, line)
         if start is not None and end is not None and end < start:
-            raise CorpusFormatError(str(manifest), line, f"page_end {end} is before page_start {start}")
+            raise CorpusFormatError(
+                str(manifest), line, f"page_end {end} is before page_start {start}"
+            )
         text = _read_text(file)
         result.append(SourceMonograph(parse_monograph(text, str(file)), start, end, _sha(text)))
     return result
@@ -235,13 +243,29 @@ def _read_book_index(folder: Path) -> list[IndexRow]:
     brand = folder / "brand_index.csv"
     if brand.exists():
         for line, row in _read_csv(brand, ("brand", "active_ingredient", "page")):
-            rows.append(IndexRow(row["brand"], row["active_ingredient"],
-                                 _page(row["page"], brand, line), "brand_index", str(brand), line))
+            rows.append(
+                IndexRow(
+                    row["brand"],
+                    row["active_ingredient"],
+                    _page(row["page"], brand, line),
+                    "brand_index",
+                    str(brand),
+                    line,
+                )
+            )
     trade = folder / "trade_names.csv"
     if trade.exists():
         for line, row in _read_csv(trade, ("trade_name", "generic", "page")):
-            rows.append(IndexRow(row["trade_name"], row["generic"],
-                                 _page(row["page"], trade, line), "trade_names", str(trade), line))
+            rows.append(
+                IndexRow(
+                    row["trade_name"],
+                    row["generic"],
+                    _page(row["page"], trade, line),
+                    "trade_names",
+                    str(trade),
+                    line,
+                )
+            )
     return [r for r in rows if r.name and r.ingredient]
 
 
@@ -271,7 +295,9 @@ def _sync_drugs(
     drugs: dict[str, Drug] = {}
     for source in (progress or _default_progress)(monographs):
         parsed = source.parsed
-        atc = sorted(set(_atc_codes(parsed.field_text("ma_atc"))), key=parsed.field_text("ma_atc").find)
+        atc = sorted(
+            set(_atc_codes(parsed.field_text("ma_atc"))), key=parsed.field_text("ma_atc").find
+        )
         values = {
             "heading": parsed.heading,
             "inn": _clean_field(parsed.field_text("ten_chung_quoc_te")),
@@ -363,48 +389,77 @@ def _sync_chunks(
 ) -> None:
     existing = {c.part_index: c for c in section.chunks.all()}
     now = timezone.now()
-    for index, (parsed, (page_start, page_end)) in enumerate(zip(parsed_chunks, pages, strict=True)):
+    for index, (parsed, (page_start, page_end)) in enumerate(
+        zip(parsed_chunks, pages, strict=True)
+    ):
         source_hash = content_hash(parsed.text)
         flagged = parsed.requires_visual_check
         chunk = existing.pop(index, None)
         if chunk is None:
             Chunk.objects.create(
-                section=section, part_index=index, kind=parsed.kind, label=parsed.label,
-                text=parsed.text, source_text=parsed.text, page_start=page_start,
-                page_end=page_end, requires_visual_check=flagged, has_quarantined_content=flagged,
+                section=section,
+                part_index=index,
+                kind=parsed.kind,
+                label=parsed.label,
+                text=parsed.text,
+                source_text=parsed.text,
+                page_start=page_start,
+                page_end=page_end,
+                requires_visual_check=flagged,
+                has_quarantined_content=flagged,
                 review_state=Chunk.Review.PENDING if flagged else Chunk.Review.NOT_NEEDED,
-                content_hash=source_hash, source_hash=source_hash,
+                content_hash=source_hash,
+                source_hash=source_hash,
             )
             summary.created["chunks"] += 1
             continue
-        meta = {"kind": parsed.kind, "label": parsed.label, "page_start": page_start,
-                "page_end": page_end}
+        meta = {
+            "kind": parsed.kind,
+            "label": parsed.label,
+            "page_start": page_start,
+            "page_end": page_end,
+        }
         if chunk.source_hash == source_hash:
             if any(getattr(chunk, k) != v for k, v in meta.items()):
                 Chunk.objects.filter(pk=chunk.pk).update(**meta, updated_at=now)
                 summary.updated["chunks"] += 1
             continue
         reviewed = chunk.is_edited or chunk.review_state in (
-            Chunk.Review.APPROVED, Chunk.Review.KEPT, Chunk.Review.SOURCE_CHANGED
+            Chunk.Review.APPROVED,
+            Chunk.Review.KEPT,
+            Chunk.Review.SOURCE_CHANGED,
         )
         if reviewed:
             # A pharmacist decided on the old text: keep their version, show both, re-review.
             ChunkReview.objects.create(
-                chunk=chunk, drug_id=section.drug.drug_id, section_key=section.section_key,
-                part_index=index, decision=ChunkReview.Decision.SOURCE_CHANGED,
-                before=chunk.source_text, after=parsed.text,
+                chunk=chunk,
+                drug_id=section.drug.drug_id,
+                section_key=section.section_key,
+                part_index=index,
+                decision=ChunkReview.Decision.SOURCE_CHANGED,
+                before=chunk.source_text,
+                after=parsed.text,
                 note="Văn bản sách thay đổi khi nạp lại; đoạn đã duyệt/sửa được đưa lại hàng chờ.",
             )
             Chunk.objects.filter(pk=chunk.pk).update(
-                **meta, previous_source_text=chunk.source_text, source_text=parsed.text,
-                source_hash=source_hash, requires_visual_check=True, has_quarantined_content=True,
-                review_state=Chunk.Review.SOURCE_CHANGED, updated_at=now,
+                **meta,
+                previous_source_text=chunk.source_text,
+                source_text=parsed.text,
+                source_hash=source_hash,
+                requires_visual_check=True,
+                has_quarantined_content=True,
+                review_state=Chunk.Review.SOURCE_CHANGED,
+                updated_at=now,
             )
             summary.sent_back_to_review += 1
         else:
             Chunk.objects.filter(pk=chunk.pk).update(
-                **meta, text=parsed.text, source_text=parsed.text, source_hash=source_hash,
-                content_hash=source_hash, requires_visual_check=flagged,
+                **meta,
+                text=parsed.text,
+                source_text=parsed.text,
+                source_hash=source_hash,
+                content_hash=source_hash,
+                requires_visual_check=flagged,
                 has_quarantined_content=flagged,
                 review_state=Chunk.Review.PENDING if flagged else Chunk.Review.NOT_NEEDED,
                 updated_at=now,
@@ -427,7 +482,9 @@ def _split_names(text: str) -> list[str]:
     return names
 
 
-def _match_ingredient(row: IndexRow, drugs: dict[str, Drug], by_key: dict[str, set[str]]) -> str | None:
+def _match_ingredient(
+    row: IndexRow, drugs: dict[str, Drug], by_key: dict[str, set[str]]
+) -> str | None:
     """The loaded drug an index row names, or None when its monograph is not loaded."""
     direct = drug_id_for(row.ingredient)
     if direct in drugs:
@@ -447,7 +504,9 @@ def _match_ingredient(row: IndexRow, drugs: dict[str, Drug], by_key: dict[str, s
     return None
 
 
-def _ingredient_keys(drugs: dict[str, Drug], monographs: list[SourceMonograph]) -> dict[str, set[str]]:
+def _ingredient_keys(
+    drugs: dict[str, Drug], monographs: list[SourceMonograph]
+) -> dict[str, set[str]]:
     keys: dict[str, set[str]] = defaultdict(set)
     for source in monographs:
         parsed = source.parsed
@@ -493,8 +552,12 @@ def _sync_aliases(
     for row in index_rows:
         drug_id = _match_ingredient(row, drugs, by_key)
         if drug_id is not None:
-            want(drug_id, row.name, Alias.Kind.BRAND_INDEX if row.source == "brand_index"
-                 else Alias.Kind.TRADE_NAME, row.page)
+            want(
+                drug_id,
+                row.name,
+                Alias.Kind.BRAND_INDEX if row.source == "brand_index" else Alias.Kind.TRADE_NAME,
+                row.page,
+            )
     existing = {(a.drug.drug_id, a.name, a.kind): a for a in Alias.objects.select_related("drug")}
     stale = [a.pk for key, a in existing.items() if key not in wanted]
     if stale:
@@ -514,7 +577,9 @@ def _sync_aliases(
     summary.updated["aliases"] += len(changed)
 
 
-def _sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug], summary: IngestSummary) -> None:
+def _sync_book_index(
+    index_rows: list[IndexRow], drugs: dict[str, Drug], summary: IngestSummary
+) -> None:
     by_key: dict[str, set[str]] = defaultdict(set)
     for drug in drugs.values():
         by_key[fold(drug.inn)].add(drug.drug_id)
@@ -530,8 +595,9 @@ def _sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug], summary
         BookIndexEntry.objects.filter(pk__in=stale).delete()
         summary.deleted["book_index_entries"] += len(stale)
     new = [
-        BookIndexEntry(name=n, folded=" ".join(words(n)), ingredient=ing, ingredient_id=i,
-                       page=page, source=s)
+        BookIndexEntry(
+            name=n, folded=" ".join(words(n)), ingredient=ing, ingredient_id=i, page=page, source=s
+        )
         for (n, i, s), (ing, page) in wanted.items()
         if (n, i, s) not in existing
     ]
@@ -548,4 +614,3 @@ def _count(summary: IngestSummary) -> None:
     summary.quarantined_chunks = Chunk.objects.filter(requires_visual_check=True).count()
     per_key = Counter(Section.objects.values_list("section_key", flat=True))
     summary.sections_per_key = dict(sorted(per_key.items(), key=lambda kv: SECTION_ORDER[kv[0]]))
-

@@ -27,7 +27,8 @@ def embed_chunks(chunk_ids: Sequence[int] | None = None, embedder: Embedder | No
     if chunk_ids is not None:
         chunks = chunks.filter(id__in=list(chunk_ids))
     todo = [
-        c for c in chunks.order_by("id")
+        c
+        for c in chunks.order_by("id")
         if c.embedded_hash != c.content_hash or c.embedding_model != embedder.name
     ]
     for start in range(0, len(todo), BATCH_SIZE):
@@ -36,7 +37,9 @@ def embed_chunks(chunk_ids: Sequence[int] | None = None, embedder: Embedder | No
         with transaction.atomic():
             for chunk, vector in zip(batch, vectors, strict=True):
                 Chunk.objects.filter(id=chunk.id, content_hash=chunk.content_hash).update(
-                    embedding=vector, embedding_model=embedder.name, embedded_hash=chunk.content_hash
+                    embedding=vector,
+                    embedding_model=embedder.name,
+                    embedded_hash=chunk.content_hash,
                 )
     return len(todo)
 
@@ -55,7 +58,9 @@ def enqueue_embedding(chunk_ids: Iterable[int] | None = None) -> None:
             django_rq.get_queue("default").enqueue(embed_chunks, ids, job_timeout=1800)
         except RedisError as exc:
             # The corpus is committed; embeddings can be caught up with `embed_chunks`.
-            logger.warning("could not queue the embedding job (%r); run manage.py embed_chunks", exc)
+            logger.warning(
+                "could not queue the embedding job (%r); run manage.py embed_chunks", exc
+            )
 
     transaction.on_commit(send)
 
@@ -75,4 +80,3 @@ def queue_counts() -> dict[str, int | str]:
     except RedisError:
         counts["queue"] = "Redis không kết nối được"
     return counts
-

@@ -172,8 +172,9 @@ def parse_monograph(text: str, path: str, first_line: int = 1) -> ParsedMonograp
         if leading and kind != "table":
             label = " › ".join(p for p in (label, leading.group(1).strip()) if p)
         blocks[current.key].append(
-            _Block(kind, label, body, first_line + paragraph_line, paragraph_start,
-                   offsets[end_index])
+            _Block(
+                kind, label, body, first_line + paragraph_line, paragraph_start, offsets[end_index]
+            )
         )
 
     index = 1
@@ -219,8 +220,7 @@ def parse_monograph(text: str, path: str, first_line: int = 1) -> ParsedMonograp
         if field_match:
             name, rest = field_match.group(1), field_match.group(2)
             key, _ = section_key_for_heading(name.rstrip(":"))
-            if key is not None and (key in HEADER_FIELDS or current is None or
-                                    not rest.strip()):
+            if key is not None and (key in HEADER_FIELDS or current is None or not rest.strip()):
                 flush(index)
                 current = open_section(key, _strip_markup(name).rstrip(":"), first_line + index)
                 if rest.strip():
@@ -286,12 +286,21 @@ def _chunk(blocks: list[_Block]) -> list[ParsedChunk]:
         if block.kind != "prose":
             emit_pending()
             chunks.append(
-                ParsedChunk(block.kind, block.label, block.text, block.line, block.start,
-                            block.end, requires_visual_check=True)
+                ParsedChunk(
+                    block.kind,
+                    block.label,
+                    block.text,
+                    block.line,
+                    block.start,
+                    block.end,
+                    requires_visual_check=True,
+                )
             )
             continue
         size = sum(len(b.text) + 2 for b in pending)
-        if pending and (block.label != pending[0].label or size + len(block.text) > MAX_PROSE_CHARS):
+        if pending and (
+            block.label != pending[0].label or size + len(block.text) > MAX_PROSE_CHARS
+        ):
             emit_pending()
         pending.append(block)
     emit_pending()

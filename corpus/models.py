@@ -221,8 +221,14 @@ class Chunk(models.Model):
         self.updated_at = timezone.now()
         self.save()
         ChunkReview.objects.create(
-            chunk=self, user=by, decision=decision, before=before, after=self.text, note=note,
-            drug_id=self.section.drug.drug_id, section_key=self.section.section_key,
+            chunk=self,
+            user=by,
+            decision=decision,
+            before=before,
+            after=self.text,
+            note=note,
+            drug_id=self.section.drug.drug_id,
+            section_key=self.section.section_key,
             part_index=self.part_index,
         )
 
@@ -234,9 +240,15 @@ class Chunk(models.Model):
         self.updated_at = timezone.now()
         self.save()
         ChunkReview.objects.create(
-            chunk=self, user=by, decision=ChunkReview.Decision.KEPT, before=self.text,
-            after=self.text, note=note, drug_id=self.section.drug.drug_id,
-            section_key=self.section.section_key, part_index=self.part_index,
+            chunk=self,
+            user=by,
+            decision=ChunkReview.Decision.KEPT,
+            before=self.text,
+            after=self.text,
+            note=note,
+            drug_id=self.section.drug.drug_id,
+            section_key=self.section.section_key,
+            part_index=self.part_index,
         )
 
 
@@ -270,7 +282,9 @@ class ChunkReview(models.Model):
         verbose_name_plural = "lịch sử duyệt"
 
     def __str__(self) -> str:
-        return f"{self.get_decision_display()} · {self.drug_id}/{self.section_key}#{self.part_index}"
+        return (
+            f"{self.get_decision_display()} · {self.drug_id}/{self.section_key}#{self.part_index}"
+        )
 
 
 class IngestRun(models.Model):

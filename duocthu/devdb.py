@@ -41,4 +41,6 @@ def ensure_database_exists(settings_db: dict[str, Any]) -> None:
             "SELECT 1 FROM pg_database WHERE datname = %s", [settings_db["NAME"]]
         ).fetchone()
         if not exists:
-            conn.execute(f'CREATE DATABASE "{settings_db["NAME"]}" TEMPLATE template0 ENCODING \'UTF8\'')
+            conn.execute(
+                f"CREATE DATABASE \"{settings_db['NAME']}\" TEMPLATE template0 ENCODING 'UTF8'"
+            )

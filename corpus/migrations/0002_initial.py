@@ -11,176 +11,379 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('corpus', '0001_extensions'),
+        ("corpus", "0001_extensions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Chunk',
+            name="Chunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('part_index', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('prose', 'Văn bản'), ('table', 'Bảng'), ('formula', 'Công thức')], default='prose', max_length=10)),
-                ('label', models.CharField(blank=True, max_length=500, verbose_name='nhãn mục con')),
-                ('text', models.TextField()),
-                ('source_text', models.TextField(help_text='The text as ingested from the book, never edited.')),
-                ('previous_source_text', models.TextField(blank=True)),
-                ('page_start', models.PositiveIntegerField(blank=True, null=True)),
-                ('page_end', models.PositiveIntegerField(blank=True, null=True)),
-                ('requires_visual_check', models.BooleanField(default=False)),
-                ('has_quarantined_content', models.BooleanField(default=False)),
-                ('review_state', models.CharField(choices=[('not_needed', 'Không cần duyệt'), ('pending', 'Chờ duyệt'), ('approved', 'Đã duyệt'), ('kept', 'Giữ cách ly'), ('source_changed', 'Nguồn đã đổi, chờ duyệt lại')], default='not_needed', max_length=20)),
-                ('content_hash', models.CharField(max_length=64)),
-                ('source_hash', models.CharField(max_length=64)),
-                ('fts_folded', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.SearchVector('text', config='vi_unaccent'), output_field=django.contrib.postgres.search.SearchVectorField())),
-                ('fts_exact', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.SearchVector('text', config='simple'), output_field=django.contrib.postgres.search.SearchVectorField())),
-                ('embedding', pgvector.django.vector.VectorField(blank=True, dimensions=384, null=True)),
-                ('embedding_model', models.CharField(blank=True, max_length=200)),
-                ('embedded_hash', models.CharField(blank=True, max_length=64)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("part_index", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("prose", "Văn bản"), ("table", "Bảng"), ("formula", "Công thức")],
+                        default="prose",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "label",
+                    models.CharField(blank=True, max_length=500, verbose_name="nhãn mục con"),
+                ),
+                ("text", models.TextField()),
+                (
+                    "source_text",
+                    models.TextField(help_text="The text as ingested from the book, never edited."),
+                ),
+                ("previous_source_text", models.TextField(blank=True)),
+                ("page_start", models.PositiveIntegerField(blank=True, null=True)),
+                ("page_end", models.PositiveIntegerField(blank=True, null=True)),
+                ("requires_visual_check", models.BooleanField(default=False)),
+                ("has_quarantined_content", models.BooleanField(default=False)),
+                (
+                    "review_state",
+                    models.CharField(
+                        choices=[
+                            ("not_needed", "Không cần duyệt"),
+                            ("pending", "Chờ duyệt"),
+                            ("approved", "Đã duyệt"),
+                            ("kept", "Giữ cách ly"),
+                            ("source_changed", "Nguồn đã đổi, chờ duyệt lại"),
+                        ],
+                        default="not_needed",
+                        max_length=20,
+                    ),
+                ),
+                ("content_hash", models.CharField(max_length=64)),
+                ("source_hash", models.CharField(max_length=64)),
+                (
+                    "fts_folded",
+                    models.GeneratedField(
+                        db_persist=True,
+                        expression=django.contrib.postgres.search.SearchVector(
+                            "text", config="vi_unaccent"
+                        ),
+                        output_field=django.contrib.postgres.search.SearchVectorField(),
+                    ),
+                ),
+                (
+                    "fts_exact",
+                    models.GeneratedField(
+                        db_persist=True,
+                        expression=django.contrib.postgres.search.SearchVector(
+                            "text", config="simple"
+                        ),
+                        output_field=django.contrib.postgres.search.SearchVectorField(),
+                    ),
+                ),
+                (
+                    "embedding",
+                    pgvector.django.vector.VectorField(blank=True, dimensions=384, null=True),
+                ),
+                ("embedding_model", models.CharField(blank=True, max_length=200)),
+                ("embedded_hash", models.CharField(blank=True, max_length=64)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                'verbose_name': 'đoạn',
-                'verbose_name_plural': 'đoạn',
-                'ordering': ['section__drug__drug_id', 'section__order', 'part_index'],
+                "verbose_name": "đoạn",
+                "verbose_name_plural": "đoạn",
+                "ordering": ["section__drug__drug_id", "section__order", "part_index"],
             },
         ),
         migrations.CreateModel(
-            name='Drug',
+            name="Drug",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('drug_id', models.SlugField(max_length=120, unique=True)),
-                ('heading', models.CharField(max_length=255, verbose_name='tiêu đề in')),
-                ('inn', models.CharField(blank=True, max_length=500, verbose_name='tên chung quốc tế')),
-                ('atc_codes', models.JSONField(blank=True, default=list, verbose_name='mã ATC')),
-                ('drug_class', models.CharField(blank=True, max_length=500, verbose_name='loại thuốc')),
-                ('page_start', models.PositiveIntegerField(blank=True, null=True)),
-                ('page_end', models.PositiveIntegerField(blank=True, null=True)),
-                ('source_file', models.CharField(blank=True, max_length=500)),
-                ('source_sha256', models.CharField(blank=True, max_length=64)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("drug_id", models.SlugField(max_length=120, unique=True)),
+                ("heading", models.CharField(max_length=255, verbose_name="tiêu đề in")),
+                (
+                    "inn",
+                    models.CharField(blank=True, max_length=500, verbose_name="tên chung quốc tế"),
+                ),
+                ("atc_codes", models.JSONField(blank=True, default=list, verbose_name="mã ATC")),
+                (
+                    "drug_class",
+                    models.CharField(blank=True, max_length=500, verbose_name="loại thuốc"),
+                ),
+                ("page_start", models.PositiveIntegerField(blank=True, null=True)),
+                ("page_end", models.PositiveIntegerField(blank=True, null=True)),
+                ("source_file", models.CharField(blank=True, max_length=500)),
+                ("source_sha256", models.CharField(blank=True, max_length=64)),
             ],
             options={
-                'verbose_name': 'thuốc',
-                'verbose_name_plural': 'thuốc',
-                'ordering': ['drug_id'],
+                "verbose_name": "thuốc",
+                "verbose_name_plural": "thuốc",
+                "ordering": ["drug_id"],
             },
         ),
         migrations.CreateModel(
-            name='IngestRun',
+            name="IngestRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(max_length=1000)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('seconds', models.FloatField(default=0)),
-                ('summary', models.JSONField(default=dict)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("source", models.CharField(max_length=1000)),
+                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("seconds", models.FloatField(default=0)),
+                ("summary", models.JSONField(default=dict)),
             ],
             options={
-                'verbose_name': 'lần nạp',
-                'verbose_name_plural': 'lần nạp',
-                'ordering': ['-started_at'],
+                "verbose_name": "lần nạp",
+                "verbose_name_plural": "lần nạp",
+                "ordering": ["-started_at"],
             },
         ),
         migrations.CreateModel(
-            name='BookIndexEntry',
+            name="BookIndexEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=255)),
-                ('folded', models.CharField(db_index=True, max_length=255)),
-                ('ingredient', models.CharField(max_length=255)),
-                ('ingredient_id', models.CharField(db_index=True, max_length=160)),
-                ('page', models.PositiveIntegerField(blank=True, null=True)),
-                ('source', models.CharField(choices=[('brand_index', 'Mục lục biệt dược'), ('trade_names', 'Tên thương mại')], max_length=20)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=255)),
+                ("folded", models.CharField(db_index=True, max_length=255)),
+                ("ingredient", models.CharField(max_length=255)),
+                ("ingredient_id", models.CharField(db_index=True, max_length=160)),
+                ("page", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("brand_index", "Mục lục biệt dược"),
+                            ("trade_names", "Tên thương mại"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'mục lục sách',
-                'verbose_name_plural': 'mục lục sách',
-                'constraints': [models.UniqueConstraint(fields=('name', 'ingredient_id', 'source'), name='book_index_unique')],
+                "verbose_name": "mục lục sách",
+                "verbose_name_plural": "mục lục sách",
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("name", "ingredient_id", "source"), name="book_index_unique"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ChunkReview',
+            name="ChunkReview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('drug_id', models.CharField(max_length=120)),
-                ('section_key', models.CharField(max_length=40)),
-                ('part_index', models.PositiveIntegerField()),
-                ('decision', models.CharField(choices=[('approved', 'Duyệt nguyên văn'), ('edited', 'Sửa và duyệt'), ('kept', 'Giữ cách ly'), ('source_changed', 'Nguồn sách thay đổi')], max_length=20)),
-                ('before', models.TextField(blank=True)),
-                ('after', models.TextField(blank=True)),
-                ('note', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('chunk', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='reviews', to='corpus.chunk')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("drug_id", models.CharField(max_length=120)),
+                ("section_key", models.CharField(max_length=40)),
+                ("part_index", models.PositiveIntegerField()),
+                (
+                    "decision",
+                    models.CharField(
+                        choices=[
+                            ("approved", "Duyệt nguyên văn"),
+                            ("edited", "Sửa và duyệt"),
+                            ("kept", "Giữ cách ly"),
+                            ("source_changed", "Nguồn sách thay đổi"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("before", models.TextField(blank=True)),
+                ("after", models.TextField(blank=True)),
+                ("note", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "chunk",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="reviews",
+                        to="corpus.chunk",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'lịch sử duyệt',
-                'verbose_name_plural': 'lịch sử duyệt',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "lịch sử duyệt",
+                "verbose_name_plural": "lịch sử duyệt",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Section',
+            name="Section",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('section_key', models.CharField(choices=[('ten_chung_quoc_te', 'Tên chung quốc tế'), ('ma_atc', 'Mã ATC'), ('loai_thuoc', 'Loại thuốc'), ('dang_thuoc_va_ham_luong', 'Dạng thuốc và hàm lượng'), ('duoc_ly_va_co_che_tac_dung', 'Dược lý và cơ chế tác dụng'), ('duoc_dong_hoc', 'Dược động học'), ('chi_dinh', 'Chỉ định'), ('chong_chi_dinh', 'Chống chỉ định'), ('than_trong', 'Thận trọng'), ('thoi_ky_mang_thai', 'Thời kỳ mang thai'), ('thoi_ky_cho_con_bu', 'Thời kỳ cho con bú'), ('tac_dung_khong_mong_muon', 'Tác dụng không mong muốn (ADR)'), ('huong_dan_cach_xu_tri_adr', 'Hướng dẫn cách xử trí ADR'), ('lieu_luong_va_cach_dung', 'Liều lượng và cách dùng'), ('tuong_tac_thuoc', 'Tương tác thuốc'), ('tuong_ky', 'Tương kỵ'), ('do_on_dinh_va_bao_quan', 'Độ ổn định và bảo quản'), ('qua_lieu_va_xu_tri', 'Quá liều và xử trí'), ('thong_tin_quy_che', 'Thông tin quy chế'), ('ten_thuong_mai', 'Tên thương mại')], max_length=40)),
-                ('heading', models.CharField(max_length=255, verbose_name='tiêu đề in')),
-                ('order', models.PositiveIntegerField()),
-                ('page_start', models.PositiveIntegerField(blank=True, null=True)),
-                ('page_end', models.PositiveIntegerField(blank=True, null=True)),
-                ('drug', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sections', to='corpus.drug')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "section_key",
+                    models.CharField(
+                        choices=[
+                            ("ten_chung_quoc_te", "Tên chung quốc tế"),
+                            ("ma_atc", "Mã ATC"),
+                            ("loai_thuoc", "Loại thuốc"),
+                            ("dang_thuoc_va_ham_luong", "Dạng thuốc và hàm lượng"),
+                            ("duoc_ly_va_co_che_tac_dung", "Dược lý và cơ chế tác dụng"),
+                            ("duoc_dong_hoc", "Dược động học"),
+                            ("chi_dinh", "Chỉ định"),
+                            ("chong_chi_dinh", "Chống chỉ định"),
+                            ("than_trong", "Thận trọng"),
+                            ("thoi_ky_mang_thai", "Thời kỳ mang thai"),
+                            ("thoi_ky_cho_con_bu", "Thời kỳ cho con bú"),
+                            ("tac_dung_khong_mong_muon", "Tác dụng không mong muốn (ADR)"),
+                            ("huong_dan_cach_xu_tri_adr", "Hướng dẫn cách xử trí ADR"),
+                            ("lieu_luong_va_cach_dung", "Liều lượng và cách dùng"),
+                            ("tuong_tac_thuoc", "Tương tác thuốc"),
+                            ("tuong_ky", "Tương kỵ"),
+                            ("do_on_dinh_va_bao_quan", "Độ ổn định và bảo quản"),
+                            ("qua_lieu_va_xu_tri", "Quá liều và xử trí"),
+                            ("thong_tin_quy_che", "Thông tin quy chế"),
+                            ("ten_thuong_mai", "Tên thương mại"),
+                        ],
+                        max_length=40,
+                    ),
+                ),
+                ("heading", models.CharField(max_length=255, verbose_name="tiêu đề in")),
+                ("order", models.PositiveIntegerField()),
+                ("page_start", models.PositiveIntegerField(blank=True, null=True)),
+                ("page_end", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "drug",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sections",
+                        to="corpus.drug",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'mục',
-                'verbose_name_plural': 'mục',
-                'ordering': ['drug__drug_id', 'order'],
+                "verbose_name": "mục",
+                "verbose_name_plural": "mục",
+                "ordering": ["drug__drug_id", "order"],
             },
         ),
         migrations.AddField(
-            model_name='chunk',
-            name='section',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='corpus.section'),
+            model_name="chunk",
+            name="section",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="chunks",
+                to="corpus.section",
+            ),
         ),
         migrations.CreateModel(
-            name='Alias',
+            name="Alias",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=255)),
-                ('folded', models.CharField(db_index=True, max_length=255)),
-                ('kind', models.CharField(choices=[('heading', 'Tiêu đề'), ('other_name', 'Tên khác (trong ngoặc)'), ('inn', 'Tên chung quốc tế'), ('trade_name', 'Tên thương mại (trong chuyên luận)'), ('brand_index', 'Mục lục biệt dược')], max_length=20)),
-                ('source_page', models.PositiveIntegerField(blank=True, null=True)),
-                ('drug', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='aliases', to='corpus.drug')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=255)),
+                ("folded", models.CharField(db_index=True, max_length=255)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("heading", "Tiêu đề"),
+                            ("other_name", "Tên khác (trong ngoặc)"),
+                            ("inn", "Tên chung quốc tế"),
+                            ("trade_name", "Tên thương mại (trong chuyên luận)"),
+                            ("brand_index", "Mục lục biệt dược"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("source_page", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "drug",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="aliases",
+                        to="corpus.drug",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tên gọi',
-                'verbose_name_plural': 'tên gọi',
-                'ordering': ['drug__drug_id', 'kind', 'name'],
-                'constraints': [models.UniqueConstraint(fields=('drug', 'name', 'kind'), name='alias_unique_per_kind')],
+                "verbose_name": "tên gọi",
+                "verbose_name_plural": "tên gọi",
+                "ordering": ["drug__drug_id", "kind", "name"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("drug", "name", "kind"), name="alias_unique_per_kind"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='section',
-            constraint=models.UniqueConstraint(fields=('drug', 'section_key'), name='section_unique_per_drug'),
+            model_name="section",
+            constraint=models.UniqueConstraint(
+                fields=("drug", "section_key"), name="section_unique_per_drug"
+            ),
         ),
         migrations.AddIndex(
-            model_name='chunk',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['fts_folded'], name='chunk_fts_folded_gin'),
+            model_name="chunk",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["fts_folded"], name="chunk_fts_folded_gin"
+            ),
         ),
         migrations.AddIndex(
-            model_name='chunk',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['fts_exact'], name='chunk_fts_exact_gin'),
+            model_name="chunk",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["fts_exact"], name="chunk_fts_exact_gin"
+            ),
         ),
         migrations.AddIndex(
-            model_name='chunk',
-            index=pgvector.django.indexes.HnswIndex(ef_construction=64, fields=['embedding'], m=16, name='chunk_embedding_hnsw', opclasses=['vector_cosine_ops']),
+            model_name="chunk",
+            index=pgvector.django.indexes.HnswIndex(
+                ef_construction=64,
+                fields=["embedding"],
+                m=16,
+                name="chunk_embedding_hnsw",
+                opclasses=["vector_cosine_ops"],
+            ),
         ),
         migrations.AddConstraint(
-            model_name='chunk',
-            constraint=models.UniqueConstraint(fields=('section', 'part_index'), name='chunk_unique_part'),
+            model_name="chunk",
+            constraint=models.UniqueConstraint(
+                fields=("section", "part_index"), name="chunk_unique_part"
+            ),
         ),
     ]

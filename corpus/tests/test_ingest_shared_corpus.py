@@ -11,8 +11,15 @@ pytestmark = pytest.mark.django_db
 def test_it_loads_all_94_monographs_with_stable_ids() -> None:
     assert Drug.objects.count() == 94
     ids = set(Drug.objects.values_list("drug_id", flat=True))
-    assert {"paracetamol", "morphin_sulfat", "acid_acetylsalicylic", "amoxicilin",
-            "amoxicilin_va_kali_clavulanat", "cetirizin_hydroclorid", "dextran_1"} <= ids
+    assert {
+        "paracetamol",
+        "morphin_sulfat",
+        "acid_acetylsalicylic",
+        "amoxicilin",
+        "amoxicilin_va_kali_clavulanat",
+        "cetirizin_hydroclorid",
+        "dextran_1",
+    } <= ids
     # The scope parenthetical is part of the id: the book has two SALBUTAMOL monographs.
     assert "salbutamol_dung_trong_ho_hap" in ids
 
@@ -20,9 +27,16 @@ def test_it_loads_all_94_monographs_with_stable_ids() -> None:
 def test_each_monograph_has_its_sections_in_book_order() -> None:
     per_key = {key: Section.objects.filter(section_key=key).count() for key in SECTION_KEYS}
     # Every monograph has these; the rest vary with the monograph (counted in the README).
-    for key in ("ten_chung_quoc_te", "loai_thuoc", "duoc_ly_va_co_che_tac_dung", "chi_dinh",
-                "chong_chi_dinh", "than_trong", "tac_dung_khong_mong_muon",
-                "lieu_luong_va_cach_dung"):
+    for key in (
+        "ten_chung_quoc_te",
+        "loai_thuoc",
+        "duoc_ly_va_co_che_tac_dung",
+        "chi_dinh",
+        "chong_chi_dinh",
+        "than_trong",
+        "tac_dung_khong_mong_muon",
+        "lieu_luong_va_cach_dung",
+    ):
         assert per_key[key] == 94, key
     assert per_key["duoc_dong_hoc"] >= 70
     paracetamol = [s.section_key for s in Section.objects.filter(drug__drug_id="paracetamol")]
@@ -54,8 +68,9 @@ def test_every_table_and_formula_is_its_own_chunk_flagged_for_visual_check() -> 
 
 
 def test_chunks_keep_sub_heading_labels_and_printed_pages() -> None:
-    dose = Chunk.objects.filter(section__drug__drug_id="paracetamol",
-                                section__section_key="lieu_luong_va_cach_dung")
+    dose = Chunk.objects.filter(
+        section__drug__drug_id="paracetamol", section__section_key="lieu_luong_va_cach_dung"
+    )
     labels = list(dose.values_list("label", flat=True))
     assert any("Người lớn" in label for label in labels)
     assert any("Trẻ em" in label for label in labels)
@@ -65,5 +80,7 @@ def test_chunks_keep_sub_heading_labels_and_printed_pages() -> None:
 
 def test_text_is_verbatim_with_decimal_commas_and_spaced_thousands() -> None:
     assert Chunk.objects.filter(text__contains="7,5 mg/kg").exists()
-    assert Chunk.objects.filter(text__contains="Hiếm gặp, ADR < 1/1 000").exists() or \
-        Chunk.objects.filter(label__contains="1/1 000").exists()
+    assert (
+        Chunk.objects.filter(text__contains="Hiếm gặp, ADR < 1/1 000").exists()
+        or Chunk.objects.filter(label__contains="1/1 000").exists()
+    )

@@ -30,8 +30,16 @@ def test_damaged_headings_map_to_their_section(printed: str, key: str) -> None:
     assert section_key_for_heading(printed)[0] == key
 
 
-@pytest.mark.parametrize("label", ["*Liều lượng:*", "*Cách dùng:*", "Đường truyền tĩnh mạch:",
-                                   "*Liều cho người suy thận:*", "*Trẻ em:*"])
+@pytest.mark.parametrize(
+    "label",
+    [
+        "*Liều lượng:*",
+        "*Cách dùng:*",
+        "Đường truyền tĩnh mạch:",
+        "*Liều cho người suy thận:*",
+        "*Trẻ em:*",
+    ],
+)
 def test_sub_headings_are_not_sections(label: str) -> None:
     assert section_key_for_heading(label)[0] is None
 

@@ -18,8 +18,12 @@ PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
 
 def _counts() -> tuple[int, int, int, int]:
-    return (Drug.objects.count(), Section.objects.count(), Chunk.objects.count(),
-            Alias.objects.count())
+    return (
+        Drug.objects.count(),
+        Section.objects.count(),
+        Chunk.objects.count(),
+        Alias.objects.count(),
+    )
 
 
 def _copy_corpus(corpus_dir: Path, tmp_path: Path) -> Path:
@@ -80,7 +84,9 @@ def test_a_broken_brand_index_row_changes_nothing(corpus_dir: Path, tmp_path: Pa
     assert _counts() == before
 
 
-def test_a_pharmacists_correction_survives_reingesting_an_unchanged_source(corpus_dir: Path) -> None:
+def test_a_pharmacists_correction_survives_reingesting_an_unchanged_source(
+    corpus_dir: Path,
+) -> None:
     reviewer = User.objects.create_user("ds_lan")
     table = _cetirizin_table()
     corrected = PRIVATE_USE.sub("≥", table.text)
@@ -129,10 +135,12 @@ def test_an_unreviewed_chunk_simply_follows_the_book(corpus_dir: Path, tmp_path:
     assert "trước khi ăn 1 giờ" in text
     file.write_text(text.replace("trước khi ăn 1 giờ", "trước khi ăn 2 giờ"))
     ingest_formulary(copy)
-    assert Chunk.objects.filter(section__drug__drug_id="omeprazol",
-                                text__contains="trước khi ăn 2 giờ").exists()
-    assert not Chunk.objects.filter(section__drug__drug_id="omeprazol",
-                                    text__contains="trước khi ăn 1 giờ").exists()
+    assert Chunk.objects.filter(
+        section__drug__drug_id="omeprazol", text__contains="trước khi ăn 2 giờ"
+    ).exists()
+    assert not Chunk.objects.filter(
+        section__drug__drug_id="omeprazol", text__contains="trước khi ăn 1 giờ"
+    ).exists()
 
 
 def test_one_big_markdown_file_loads_with_pages_from_the_book_index(
@@ -140,12 +148,16 @@ def test_one_big_markdown_file_loads_with_pages_from_the_book_index(
 ) -> None:
     book = tmp_path / "book.md"
     shutil.copytree(corpus_dir / "book-index", tmp_path / "book-index")
-    parts = [(corpus_dir / "monographs" / name).read_text()
-             for name in ("amilorid-hydroclorid.md", "amphotericin-b.md", "ampicilin.md")]
+    parts = [
+        (corpus_dir / "monographs" / name).read_text()
+        for name in ("amilorid-hydroclorid.md", "amphotericin-b.md", "ampicilin.md")
+    ]
     book.write_text("".join(parts))
     summary = ingest_formulary(book)
     assert not summary.unmapped_headings
     ampicilin = Drug.objects.get(drug_id="ampicilin")
     assert ampicilin.source_file == str(book)
     assert ampicilin.page_start is not None
-    assert Section.objects.filter(drug__drug_id="amphotericin_b", section_key="qua_lieu_va_xu_tri").exists()
+    assert Section.objects.filter(
+        drug__drug_id="amphotericin_b", section_key="qua_lieu_va_xu_tri"
+    ).exists()

@@ -14,8 +14,9 @@ class Command(BaseCommand):
     help = "Load the markdown conversion of Dược thư Quốc gia Việt Nam 2018 (a folder or one file)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("path", nargs="?", help="corpus folder or markdown file "
-                            "(default: DUOCTHU_CORPUS_DIR)")
+        parser.add_argument(
+            "path", nargs="?", help="corpus folder or markdown file (default: DUOCTHU_CORPUS_DIR)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"] or settings.DUOCTHU_CORPUS_DIR)
@@ -29,18 +30,29 @@ class Command(BaseCommand):
         except CorpusFormatError as exc:
             raise CommandError(f"Nothing was changed. {exc}") from exc
         out = self.stdout.write
-        out(f"drugs {summary.drugs}, sections {summary.sections}, chunks {summary.chunks}, "
-            f"aliases {summary.aliases}, book index entries {summary.book_index_entries}")
-        out(f"quarantined chunks {summary.quarantined_chunks}, "
+        out(
+            f"drugs {summary.drugs}, sections {summary.sections}, chunks {summary.chunks}, "
+            f"aliases {summary.aliases}, book index entries {summary.book_index_entries}"
+        )
+        out(
+            f"quarantined chunks {summary.quarantined_chunks}, "
             f"unmapped headings {len(summary.unmapped_headings)}, "
-            f"sent back to review {summary.sent_back_to_review}")
+            f"sent back to review {summary.sent_back_to_review}"
+        )
         for line in summary.unmapped_headings:
             out(f"  unmapped heading: {line}")
-        out("sections per key: " + ", ".join(f"{k} {v}" for k, v in summary.sections_per_key.items()))
-        out(f"created {dict(summary.created)}, updated {dict(summary.updated)}, "
-            f"deleted {dict(summary.deleted)}")
+        out(
+            "sections per key: "
+            + ", ".join(f"{k} {v}" for k, v in summary.sections_per_key.items())
+        )
+        out(
+            f"created {dict(summary.created)}, updated {dict(summary.updated)}, "
+            f"deleted {dict(summary.deleted)}"
+        )
         if summary.drugs_not_in_source:
-            out(f"in the database but not in this source (kept): {', '.join(summary.drugs_not_in_source)}")
+            out(
+                f"in the database but not in this source (kept): {', '.join(summary.drugs_not_in_source)}"
+            )
         out(f"seconds {summary.seconds:.2f}")
 
     def _progress(self, items: Iterable[SourceMonograph]) -> Iterable[SourceMonograph]:

@@ -43,8 +43,12 @@ class Command(BaseCommand):
             user.groups.add(group)
             login_file.write_text(f"admin {password}\n")
             login_file.chmod(0o600)
-            self.stdout.write(self.style.SUCCESS(
-                f"Admin login (shown once; also in {login_file}): admin / {password}"
-            ))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Admin login (shown once; also in {login_file}): admin / {password}"
+                )
+            )
         else:
-            self.stdout.write(f"Admin account exists; its login was printed at first run ({login_file}).")
+            self.stdout.write(
+                f"Admin account exists; its login was printed at first run ({login_file})."
+            )

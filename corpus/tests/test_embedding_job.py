@@ -1,0 +1,125 @@
+"""Embedding jobs: enqueued on commit, run by a real rq worker against a real Redis."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import django_rq
+import pytest
+from django.db import connection
+
+from corpus.embedding import HashingEmbedder
+from corpus.jobs import embed_chunks, enqueue_embedding
+from corpus.models import Chunk
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed here (apt-get install redis-server); CI has it")
+    port = _free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    import redis
+
+    for _ in range(100):
+        try:
+            redis.Redis.from_url(url).ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    yield url
+    process.terminate()
+    process.wait(5)
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    host = quote(db["HOST"], safe="")
+    return f"postgres://{db['USER']}@{host}:{db['PORT']}/{db['NAME']}"
+
+
+def test_a_real_rq_worker_embeds_chunks_queued_on_commit(
+    redis_url: str,
+    django_db_blocker,
+    settings,  # type: ignore[no-untyped-def]
+) -> None:
+    settings.RUN_JOBS_INLINE = False
+    settings.RQ_QUEUES = {"default": {"URL": redis_url, "DEFAULT_TIMEOUT": 600}}
+    with django_db_blocker.unblock():
+        targets = list(
+            Chunk.objects.filter(section__drug__drug_id="omeprazol").values_list("id", flat=True)
+        )
+        # Committed for real, so that the worker (another process) sees it.
+        Chunk.objects.filter(id__in=targets).update(embedding=None, embedded_hash="")
+        from django.db import transaction
+
+        with transaction.atomic():
+            enqueue_embedding(targets)
+            queue = django_rq.get_queue("default")
+            assert queue.count == 0  # nothing is sent before the commit
+        assert queue.count == 1
+
+        env = {
+            **os.environ,
+            "DATABASE_URL": _database_url(),
+            "REDIS_URL": redis_url,
+            "DJANGO_SETTINGS_MODULE": "duocthu.settings",
+        }
+        run = subprocess.run(
+            [sys.executable, "manage.py", "rqworker", "default", "--burst"],
+            cwd=settings.BASE_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert queue.count == 0 and queue.failed_job_registry.count == 0
+        done = Chunk.objects.filter(id__in=targets)
+        model = HashingEmbedder().name
+        assert all(
+            c.embedding is not None
+            and c.embedding_model == model
+            and c.embedded_hash == c.content_hash
+            for c in done
+        )
+
+
+@pytest.mark.django_db
+def test_rerunning_the_embedding_is_harmless_and_changed_text_is_re_embedded() -> None:
+    assert embed_chunks() == 0
+    chunk = Chunk.objects.filter(section__drug__drug_id="warfarin").first()
+    before = list(chunk.embedding)
+    Chunk.objects.filter(pk=chunk.pk).update(text=chunk.text + " Ghi chú thêm.", content_hash="x")
+    assert embed_chunks() == 1
+    chunk.refresh_from_db()
+    assert list(chunk.embedding) != before and chunk.embedded_hash == "x"
+
+
+def test_the_hashing_embedder_puts_related_vietnamese_text_closer() -> None:
+    import numpy as np
+
+    embedder = HashingEmbedder()
+    q, near, far = np.array(
+        embedder.embed(
+            ["loét dạ dày tá tràng", "loet da day ta trang tiến triển", "bảo quản ở nhiệt độ phòng"]
+        )
+    )
+    assert float(q @ near) > float(q @ far)
+    assert abs(float(np.linalg.norm(q)) - 1.0) < 1e-5
