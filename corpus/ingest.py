@@ -387,7 +387,10 @@ def _sync_chunks(
     pages: list[tuple[int | None, int | None]],
     summary: IngestSummary,
 ) -> None:
-    existing = {c.part_index: c for c in section.chunks.all()}
+    # Only what the comparison needs: the vectors and tsvectors are most of a row's bytes.
+    fields = ("id", "part_index", "kind", "label", "page_start", "page_end", "source_hash",
+              "text", "source_text", "review_state")
+    existing = {c.part_index: c for c in section.chunks.only(*fields)}
     now = timezone.now()
     for index, (parsed, (page_start, page_end)) in enumerate(
         zip(parsed_chunks, pages, strict=True)
