@@ -388,8 +388,18 @@ def _sync_chunks(
     summary: IngestSummary,
 ) -> None:
     # Only what the comparison needs: the vectors and tsvectors are most of a row's bytes.
-    fields = ("id", "part_index", "kind", "label", "page_start", "page_end", "source_hash",
-              "text", "source_text", "review_state")
+    fields = (
+        "id",
+        "part_index",
+        "kind",
+        "label",
+        "page_start",
+        "page_end",
+        "source_hash",
+        "text",
+        "source_text",
+        "review_state",
+    )
     existing = {c.part_index: c for c in section.chunks.only(*fields)}
     now = timezone.now()
     for index, (parsed, (page_start, page_end)) in enumerate(

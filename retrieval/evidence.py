@@ -1,0 +1,162 @@
+"""From a frame to the evidence that answers it, and the decision on that evidence."""
+
+import re
+from dataclasses import dataclass, field
+
+from answering.understanding import QueryFrame
+from retrieval.service import (
+    Decision,
+    Evidence,
+    decide,
+    drug_overview,
+    find_by_indication,
+    find_by_section,
+    find_condition_in_sections,
+    free_form,
+    retrieve_section,
+)
+
+_CHILD_BAND = re.compile(
+    r"(?:Trẻ em|Trẻ|Sơ sinh|Trẻ nhỏ)\s+(?:từ\s+|dưới\s+|trên\s+)?(?:\d+\s*-\s*)?\d+\s*(?:tháng tuổi|tháng|tuổi|kg)"
+)
+
+
+@dataclass
+class Retrieved:
+    frame: QueryFrame
+    evidence: list[Evidence]
+    decision: str  # answer | abstain | clarify | verify_pdf
+    reason: str
+    quick_replies: list[str] = field(default_factory=list)
+    clarifying_question: str | None = None
+    near_misses: list[str] = field(default_factory=list)
+
+
+def _from_decision(
+    frame: QueryFrame, evidence: list[Evidence], reason: str | None = None
+) -> Retrieved:
+    verdict = decide(evidence)
+    decision = {
+        Decision.ANSWERABLE: "answer",
+        Decision.VERIFY_PDF: "verify_pdf",
+        Decision.ABSTAIN: "abstain",
+    }[verdict.decision]
+    return Retrieved(
+        frame, evidence, decision, reason if decision == "answer" and reason else verdict.reason
+    )
+
+
+def child_bands(evidence: list[Evidence]) -> list[str]:
+    """The book's own age/weight band labels in a dosage section, in book order."""
+    bands: list[str] = []
+    for item in evidence:
+        for match in _CHILD_BAND.finditer(item.text):
+            label = re.sub(r"\s+", " ", match.group(0))
+            if label not in bands:
+                bands.append(label)
+    return bands
+
+
+def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
+    if frame.turn_type == "smalltalk":
+        return Retrieved(frame, [], "answer", "smalltalk")
+    if frame.turn_type == "out_of_scope":
+        reason = "non_human_subject" if frame.subject_scope != "human" else "out_of_scope"
+        return Retrieved(frame, [], "abstain", reason)
+    if not frame.drugs and frame.turn_type not in ("condition_to_drug", "condition_relation"):
+        reason = (
+            "drug_not_loaded"
+            if frame.not_loaded
+            else ("unknown_drug" if frame.unknown_drugs else "no_drug_named")
+        )
+        return Retrieved(frame, [], "abstain", reason)
+
+    if frame.turn_type == "condition_to_drug":
+        evidence = find_by_indication(frame.condition or "")
+        if not evidence:
+            return Retrieved(frame, [], "abstain", "no_indication_match")
+        frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
+        return _from_decision(frame, evidence)
+
+    if frame.turn_type == "drug_overview":
+        return _from_decision(frame, drug_overview(frame.drugs[0]))
+
+    if frame.turn_type == "drug_to_condition":
+        return _from_decision(frame, find_by_section(frame.drugs[0], "chi_dinh"))
+
+    if frame.turn_type == "interaction":
+        evidence: list[Evidence] = []
+        for drug_id in frame.drugs:
+            others = [d for d in frame.drugs if d != drug_id]
+            hits = []
+            for other in others:
+                hits += find_condition_in_sections(
+                    drug_id, other.replace("_", " "), ["tuong_tac_thuoc"]
+                )
+            evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
+        return _from_decision(frame, _unique(evidence))
+
+    if frame.turn_type == "condition_relation" and frame.condition:
+        drug_id = frame.drugs[0]
+        for phrase in _sub_phrases(frame.condition):
+            hits = find_condition_in_sections(drug_id, phrase, ["chong_chi_dinh", "than_trong"])
+            if hits:
+                frame.attribute = hits[0].section_key
+                return _from_decision(frame, hits)
+        frame.attribute = frame.attribute or "chong_chi_dinh"
+        return _from_decision(
+            frame, find_by_section(drug_id, frame.attribute), "condition_not_named_in_book"
+        )
+
+    if frame.attribute is None:
+        packed = free_form(question, frame.drugs[0])
+        return _from_decision(frame, packed.evidence)
+
+    evidence = []
+    for drug_id in frame.drugs:
+        evidence += retrieve_section(
+            drug_id, frame.attribute, question, pool=frame.attribute == "than_trong"
+        )
+    if not evidence:
+        return Retrieved(
+            frame,
+            [],
+            "abstain",
+            "section_not_in_monograph",
+            near_misses=[f"{d}: {frame.attribute}" for d in frame.drugs],
+        )
+    if (
+        frame.attribute == "lieu_luong_va_cach_dung"
+        and frame.population == "tre_em"
+        and frame.age_text is None
+        and frame.weight_kg is None
+    ):
+        bands = child_bands(evidence)
+        if len(bands) >= 2:
+            frame.needs_clarify = True
+            frame.clarify_reason = "child_dose_needs_age_or_weight"
+            frame.quick_replies = tuple(bands[:4])
+            return Retrieved(
+                frame,
+                evidence,
+                "clarify",
+                "child_dose_needs_age_or_weight",
+                quick_replies=list(frame.quick_replies),
+                clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
+            )
+    return _from_decision(frame, evidence)
+
+
+def _sub_phrases(condition: str) -> list[str]:
+    """The condition, then its contiguous sub-phrases of two words or more, longest first."""
+    tokens = condition.split()
+    phrases = []
+    for length in range(len(tokens), 1, -1):
+        for start in range(0, len(tokens) - length + 1):
+            phrases.append(" ".join(tokens[start : start + length]))
+    return phrases[:60]
+
+
+def _unique(items: list[Evidence]) -> list[Evidence]:
+    seen: set[int] = set()
+    return [e for e in items if not (e.chunk_id in seen or seen.add(e.chunk_id))]  # type: ignore[func-returns-value]

@@ -1,0 +1,417 @@
+"""Retrieval: exact where the question is exact, ranked only where it is not.
+
+Routes: the section route (a filter, the whole section in book order, score 1.0 by
+construction), bounded pooling for `than_trong`, the drug overview, ranked free-form
+search (Postgres ts_rank_cd over the folded and exact columns fused with dense search by
+reciprocal rank), reverse lookup condition → drugs, and per-facet patient safety evidence.
+`decide()` turns any pool of evidence into ANSWERABLE / VERIFY_PDF / ABSTAIN.
+"""
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db.models import F
+from pgvector.django import CosineDistance
+
+from corpus.embedding import EmbeddingUnavailable, get_embedder
+from corpus.models import Chunk, Drug
+from corpus.sections import SECTION_TITLES
+from corpus.text import fold, folded_phrase, keep_lower, words
+
+logger = logging.getLogger("duocthu.retrieval")
+
+# Pooling for than_trong (seed: a "thận trọng" question about loét dạ dày whose answer sat
+# under chống chỉ định). The pharmacology section is excluded outright: on that query it
+# scored 6 matched terms against the true section's 7, too close for a threshold.
+POOL_ENABLED_SECTIONS = frozenset({"than_trong"})
+POOL_EXCLUDED_SECTIONS = frozenset({"duoc_ly_va_co_che_tac_dung"})
+POOL_MIN_SCORE = 0.1  # ts_rank_cd of a phrase hit; a scattered-word hit scores far below
+MAX_POOLED_SECTIONS = 2
+
+OVERVIEW_SECTIONS = ("ten_chung_quoc_te", "loai_thuoc", "chi_dinh", "duoc_ly_va_co_che_tac_dung")
+MAX_CONTEXT_TOKENS = 6000
+RRF_K = 60  # the constant of Cormack et al.'s reciprocal-rank fusion
+# Below this a dense neighbour is noise: with the hashing embedder a made-up phrase still
+# reached 0.41 against real Chỉ định text through shared syllables like "bệnh".
+DENSE_MIN_SIMILARITY = 0.5
+INDICATION_MAX_DRUGS = 8
+INDICATION_CHUNKS_PER_DRUG = 2
+
+
+class Decision(StrEnum):
+    ANSWERABLE = "answerable"
+    VERIFY_PDF = "verify_pdf"
+    ABSTAIN = "abstain"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    chunk_id: int
+    drug_id: str
+    drug_name: str
+    section_key: str
+    section_title: str
+    label: str
+    kind: str
+    text: str
+    page_start: int | None
+    page_end: int | None
+    requires_visual_check: bool
+    has_quarantined_content: bool
+    content_hash: str
+    score: float = 1.0
+    route: str = "section"
+
+    @property
+    def has_provenance(self) -> bool:
+        return bool(self.drug_id and self.section_key and self.page_start and self.page_end)
+
+    @property
+    def needs_visual_check(self) -> bool:
+        return self.requires_visual_check or self.has_quarantined_content
+
+    def tokens(self) -> int:
+        # Vietnamese syllables are ~1.3 tokens each for the models in use; words() counts them.
+        return int(len(words(self.text)) * 1.3) + 8
+
+
+@dataclass
+class EvidenceDecision:
+    decision: Decision
+    reason: str
+
+
+@dataclass
+class Packed:
+    evidence: list[Evidence]
+    omitted_ids: list[int] = field(default_factory=list)
+
+
+def _evidence(chunk: Chunk, score: float = 1.0, route: str = "section") -> Evidence:
+    section = chunk.section
+    return Evidence(
+        chunk_id=chunk.id,
+        drug_id=section.drug.drug_id,
+        drug_name=section.drug.heading,
+        section_key=section.section_key,
+        section_title=SECTION_TITLES[section.section_key],
+        label=chunk.label,
+        kind=chunk.kind,
+        text=chunk.text,
+        page_start=chunk.page_start,
+        page_end=chunk.page_end,
+        requires_visual_check=chunk.requires_visual_check,
+        has_quarantined_content=chunk.has_quarantined_content,
+        content_hash=chunk.content_hash,
+        score=score,
+        route=route,
+    )
+
+
+def _chunks():  # type: ignore[no-untyped-def]
+    return Chunk.objects.select_related("section__drug").defer(
+        "embedding", "fts_folded", "fts_exact", "source_text", "previous_source_text"
+    )
+
+
+def decide(evidence: Sequence[Evidence]) -> EvidenceDecision:
+    """The one evidence policy, for every route and for pools assembled by callers."""
+    if not evidence:
+        return EvidenceDecision(Decision.ABSTAIN, "parent_hydration_failed")
+    if any(not item.has_provenance for item in evidence):
+        return EvidenceDecision(Decision.ABSTAIN, "missing_provenance")
+    if any(item.needs_visual_check for item in evidence):
+        return EvidenceDecision(Decision.VERIFY_PDF, "visual_verification_required")
+    return EvidenceDecision(Decision.ANSWERABLE, "grounded_evidence_available")
+
+
+# Section route ---------------------------------------------------------------------------
+
+
+def find_by_section(drug_id: str, section_key: str) -> list[Evidence]:
+    """Every chunk of one section in book order: no vector, no top-k, no truncation."""
+    chunks = _chunks().filter(section__drug__drug_id=drug_id, section__section_key=section_key)
+    return [_evidence(c) for c in chunks.order_by("part_index")]
+
+
+def pooled_neighbours(drug_id: str, section_key: str, query: str) -> list[Evidence]:
+    """Other sections of the same drug that match the question strongly (than_trong only)."""
+    if section_key not in POOL_ENABLED_SECTIONS:
+        return []
+    content = _content_phrase(query, drug_id)
+    if not content:
+        return []
+    phrase = SearchQuery(content, search_type="phrase", config="vi_unaccent")
+    hits = (
+        _chunks()
+        .filter(section__drug__drug_id=drug_id, fts_folded=phrase)
+        .exclude(section__section_key__in={section_key, *POOL_EXCLUDED_SECTIONS})
+        .annotate(rank=SearchRank(F("fts_folded"), phrase, cover_density=True))
+        .filter(rank__gte=POOL_MIN_SCORE)
+        .order_by("-rank")
+    )
+    sections: list[str] = []
+    pooled = []
+    for chunk in hits:
+        key = chunk.section.section_key
+        if key not in sections:
+            if len(sections) >= MAX_POOLED_SECTIONS:
+                continue
+            sections.append(key)
+        pooled.append(_evidence(chunk, float(chunk.rank), route="pooled"))
+    return pooled
+
+
+def retrieve_section(
+    drug_id: str, section_key: str, query: str = "", *, pool: bool = False
+) -> list[Evidence]:
+    evidence = find_by_section(drug_id, section_key)
+    if pool:
+        evidence += pooled_neighbours(drug_id, section_key, query)
+    return evidence
+
+
+# Overview --------------------------------------------------------------------------------
+
+
+def drug_overview(drug_id: str, *, intro_only: bool = True) -> list[Evidence]:
+    """Prose sections in book order, the display name prefixed to the first chunk."""
+    chunks = _chunks().filter(section__drug__drug_id=drug_id, kind=Chunk.Kind.PROSE)
+    if intro_only:
+        chunks = chunks.filter(section__section_key__in=OVERVIEW_SECTIONS)
+    result = []
+    for n, chunk in enumerate(chunks.order_by("section__order", "part_index")):
+        item = _evidence(chunk, route="overview")
+        if n == 0:
+            item = Evidence(**{**item.__dict__, "text": f"【{item.drug_name}】 {item.text}"})
+        result.append(item)
+    return result
+
+
+# Free-form ranked search -----------------------------------------------------------------
+
+_FILLER = frozenset(
+    "co khong duoc ko a a nhe gi nao the nao bao nhieu la cua cho voi va hay hoac thi "
+    "minh toi em chi anh ban oi xin hoi vay nhi dung thuoc".split()
+)
+
+
+def _content_phrase(query: str, drug_id: str | None = None) -> str:
+    """The question without filler and without the drug's own name, folded."""
+    from retrieval.sections import section_matches
+
+    folded = folded_phrase(query)
+    for match in sorted(section_matches(query), key=lambda m: -m.start):
+        folded = folded[: match.start] + " " + folded[match.start + len(match.phrase) :]
+    drug_words = set(drug_id.split("_")) if drug_id else set()
+    return " ".join(w for w in folded.split() if w not in _FILLER and w not in drug_words)
+
+
+def lexical_search(
+    query: str, *, drug_id: str | None = None, section_keys: Sequence[str] = (), limit: int = 20
+) -> list[Evidence]:
+    """ts_rank_cd over both columns; an exact-diacritics match counts double."""
+    content = _content_phrase(query, drug_id)
+    if not content:
+        return []
+    folded_q = SearchQuery(" | ".join(content.split()), search_type="raw", config="vi_unaccent")
+    exact_terms = [w for w in re.findall(r"\w+", keep_lower(query)) if fold(w) in content.split()]
+    exact_q = SearchQuery(" | ".join(exact_terms) or "x", search_type="raw", config="simple")
+    chunks = _chunks().filter(fts_folded=folded_q)
+    if drug_id:
+        chunks = chunks.filter(section__drug__drug_id=drug_id)
+    if section_keys:
+        chunks = chunks.filter(section__section_key__in=list(section_keys))
+    ranked = chunks.annotate(
+        rank=SearchRank(F("fts_folded"), folded_q, cover_density=True, normalization=1)
+        + 2 * SearchRank(F("fts_exact"), exact_q, cover_density=True, normalization=1)
+    ).order_by("-rank", "id")[:limit]
+    return [_evidence(c, float(c.rank), route="lexical") for c in ranked]
+
+
+def dense_search(
+    query: str,
+    *,
+    drug_id: str | None = None,
+    section_keys: Sequence[str] = (),
+    limit: int = 20,
+    min_similarity: float = DENSE_MIN_SIMILARITY,
+) -> list[Evidence]:
+    try:
+        embedder = get_embedder()
+        vector = embedder.embed([query])[0]
+    except EmbeddingUnavailable as exc:
+        logger.warning("dense search skipped: %r", exc)
+        return []
+    chunks = _chunks().filter(embedding_model=embedder.name).exclude(embedding=None)
+    if drug_id:
+        chunks = chunks.filter(section__drug__drug_id=drug_id)
+    if section_keys:
+        chunks = chunks.filter(section__section_key__in=list(section_keys))
+    near = chunks.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[
+        :limit
+    ]
+    return [
+        _evidence(c, 1 - float(c.distance), route="dense")
+        for c in near
+        if 1 - float(c.distance) >= min_similarity
+    ]
+
+
+def fuse(*rankings: Sequence[Evidence]) -> list[Evidence]:
+    """Reciprocal-rank fusion of ranked lists (by chunk id)."""
+    scores: dict[int, float] = {}
+    items: dict[int, Evidence] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking):
+            scores[item.chunk_id] = scores.get(item.chunk_id, 0.0) + 1 / (RRF_K + rank + 1)
+            items.setdefault(item.chunk_id, item)
+    order = sorted(scores, key=lambda cid: -scores[cid])
+    return [
+        Evidence(**{**items[cid].__dict__, "score": scores[cid], "route": "fused"}) for cid in order
+    ]
+
+
+def pack(evidence: Sequence[Evidence], max_tokens: int = MAX_CONTEXT_TOKENS) -> Packed:
+    """Whole blocks in order up to the budget; clinical text is never truncated."""
+    packed = Packed(evidence=[])
+    used = 0
+    for item in evidence:
+        cost = item.tokens()
+        if used + cost > max_tokens:
+            packed.omitted_ids.append(item.chunk_id)
+            continue
+        packed.evidence.append(item)
+        used += cost
+    return packed
+
+
+def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS) -> Packed:
+    ranked = fuse(lexical_search(query, drug_id=drug_id), dense_search(query, drug_id=drug_id))
+    return pack(ranked, max_tokens)
+
+
+# Reverse lookup: condition → drugs -------------------------------------------------------
+
+
+def find_by_indication(condition: str) -> list[Evidence]:
+    """Drugs whose Chỉ định names the condition as a contiguous, word-bounded phrase."""
+    phrase = folded_phrase(condition)
+    if not phrase:
+        return []
+    query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
+    pattern = re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
+    chunks = _chunks().filter(
+        section__section_key="chi_dinh", kind=Chunk.Kind.PROSE, fts_folded=query
+    )
+    hits = []
+    for chunk in chunks:
+        text = folded_phrase(chunk.text)
+        match = pattern.search(text)
+        if match is None:
+            continue
+        position = len(text[: match.start()].split())
+        n_words = len(text.split())
+        score = 1 + 1 / (1 + position) + 1 / (1 + n_words / 40)
+        hits.append(_evidence(chunk, score, route="indication"))
+    if not hits:
+        hits = dense_search(condition, section_keys=["chi_dinh"], limit=40)
+    return _group_by_drug(hits)
+
+
+def _group_by_drug(hits: Sequence[Evidence]) -> list[Evidence]:
+    best: dict[str, float] = {}
+    per_drug: dict[str, list[Evidence]] = {}
+    for item in sorted(hits, key=lambda e: -e.score):
+        best[item.drug_id] = max(best.get(item.drug_id, 0.0), item.score)
+        per_drug.setdefault(item.drug_id, [])
+        if len(per_drug[item.drug_id]) < INDICATION_CHUNKS_PER_DRUG:
+            per_drug[item.drug_id].append(item)
+    drugs = sorted(best, key=lambda d: (-best[d], d))[:INDICATION_MAX_DRUGS]
+    return [e for d in drugs for e in per_drug[d]]
+
+
+# Condition relation and patient safety ---------------------------------------------------
+
+
+def find_condition_in_sections(
+    drug_id: str, condition: str, section_keys: Sequence[str]
+) -> list[Evidence]:
+    """Chunks of the named sections that contain the condition phrase (folded, word-bounded)."""
+    phrase = folded_phrase(condition)
+    if not phrase:
+        return []
+    query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
+    chunks = _chunks().filter(
+        section__drug__drug_id=drug_id,
+        section__section_key__in=list(section_keys),
+        fts_folded=query,
+    )
+    order = {key: n for n, key in enumerate(section_keys)}
+    found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
+    return [_evidence(c, route="condition") for c in found]
+
+
+@dataclass
+class SafetyFinding:
+    drug_id: str
+    facet: str  # interaction | warning | pregnancy | breastfeeding
+    query: str
+    evidence: list[Evidence]
+
+    @property
+    def status(self) -> str:
+        # No hit is insufficient evidence, never "safe".
+        return "evidence_found" if self.evidence else "insufficient_evidence"
+
+
+def patient_safety(
+    drug_id: str,
+    *,
+    current_medicines: Sequence[str] = (),
+    conditions: Sequence[str] = (),
+    pregnant: bool = False,
+    breastfeeding: bool = False,
+) -> list[SafetyFinding]:
+    """Separate, facet-specific searches for one already-indicated drug."""
+    findings = []
+    for medicine in current_medicines:
+        names = {medicine, *Drug.objects.filter(drug_id=medicine).values_list("heading", flat=True)}
+        hits: list[Evidence] = []
+        for name in names:
+            hits += find_condition_in_sections(
+                drug_id, name.split("(")[0].replace("_", " "), ["tuong_tac_thuoc"]
+            )
+        findings.append(SafetyFinding(drug_id, "interaction", medicine, _unique(hits)))
+    for condition in conditions:
+        hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])
+        findings.append(SafetyFinding(drug_id, "warning", condition, hits))
+    if pregnant:
+        findings.append(
+            SafetyFinding(drug_id, "pregnancy", "", find_by_section(drug_id, "thoi_ky_mang_thai"))
+        )
+    if breastfeeding:
+        findings.append(
+            SafetyFinding(
+                drug_id, "breastfeeding", "", find_by_section(drug_id, "thoi_ky_cho_con_bu")
+            )
+        )
+    return findings
+
+
+def _unique(items: Sequence[Evidence]) -> list[Evidence]:
+    seen: set[int] = set()
+    result = []
+    for item in items:
+        if item.chunk_id not in seen:
+            seen.add(item.chunk_id)
+            result.append(item)
+    return result
+
+
+def drugs_exist(drug_ids: Sequence[str]) -> set[str]:
+    return set(Drug.objects.filter(drug_id__in=list(drug_ids)).values_list("drug_id", flat=True))
