@@ -142,7 +142,7 @@ def pooled_neighbours(drug_id: str, section_key: str, query: str) -> list[Eviden
     """Other sections of the same drug that match the question strongly (than_trong only)."""
     if section_key not in POOL_ENABLED_SECTIONS:
         return []
-    content = _content_phrase(query, drug_id)
+    content = _content_phrase(query, drug_id, strip_sections=True)
     if not content:
         return []
     phrase = SearchQuery(content, search_type="phrase", config="vi_unaccent")
@@ -200,12 +200,13 @@ _FILLER = frozenset(
 )
 
 
-def _content_phrase(query: str, drug_id: str | None = None) -> str:
-    """The question without filler and without the drug's own name, folded."""
+def _content_phrase(query: str, drug_id: str | None = None, *, strip_sections: bool = False) -> str:
+    """The question without filler and the drug's own name (and section phrases), folded."""
     from retrieval.sections import section_matches
 
     folded = folded_phrase(query)
-    for match in sorted(section_matches(query), key=lambda m: -m.start):
+    matches = section_matches(query) if strip_sections else []
+    for match in sorted(matches, key=lambda m: -m.start):
         folded = folded[: match.start] + " " + folded[match.start + len(match.phrase) :]
     drug_words = set(drug_id.split("_")) if drug_id else set()
     return " ".join(w for w in folded.split() if w not in _FILLER and w not in drug_words)

@@ -1,0 +1,58 @@
+"""Drug resolution over the real alias catalog (loaded monographs + the whole book's index)."""
+
+import pytest
+
+from retrieval.catalog import get_resolver
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("question", "drug_id"),
+    [
+        ("amoxicillin chống chỉ định với những ai?", "amoxicilin"),
+        ("acetaminophen liều tối đa", "paracetamol"),
+        ("Efferalgan chống chỉ định", "paracetamol"),
+        ("Hapacol cho trẻ", "paracetamol"),
+        ("aspirin có dùng cho bà bầu", "acid_acetylsalicylic"),
+        ("furosemide hay gặp tác dụng phụ gì", "furosemid"),
+        ("thuoc amoxixilin dung cho ba bau duoc ko", "amoxicilin"),
+        ("Cetirizin cho bệnh nhân suy thận", "cetirizin_hydroclorid"),
+        ("PCM liều tối đa/ngày cho NL?", "paracetamol"),
+    ],
+)
+def test_names_brands_inns_and_one_letter_slips_resolve(question: str, drug_id: str) -> None:
+    assert get_resolver().resolve(question) == (drug_id,)
+
+
+@pytest.mark.parametrize("made_up", ["aspirinol", "Paracetamolex 500"])
+def test_a_made_up_name_is_unknown_never_a_neighbour(made_up: str) -> None:
+    detail = get_resolver().resolve_detail(f"Thuốc {made_up} dùng cho phụ nữ có thai được không?")
+    assert detail.drugs == ()
+    assert detail.unknown == (made_up.split()[0].lower(),)
+
+
+def test_common_words_are_never_drugs() -> None:
+    resolver = get_resolver()
+    assert resolver.resolve("uống thuốc liều viên bao nhiêu") == ()
+    assert resolver.resolve_detail("uống thuốc liều viên bao nhiêu").unknown == ()
+
+
+def test_a_brand_of_a_monograph_not_loaded_is_known_but_not_loaded() -> None:
+    # Kukjemefen is meloxicam's brand in the book's index; MELOXICAM is not in the subset.
+    detail = get_resolver().resolve_detail("Kukjemefen uống sau ăn được không")
+    assert detail.drugs == ()
+    assert detail.not_loaded == ("kukjemefen",)
+
+
+def test_the_longest_alias_span_wins() -> None:
+    # "Amoxicilin và kali clavulanat" is one monograph, not amoxicilin plus something.
+    assert get_resolver().resolve("Amoxicilin và kali clavulanat liều trẻ em") == (
+        "amoxicilin_va_kali_clavulanat",
+    )
+
+
+def test_suggest_offers_fuzzy_candidates_only_above_the_floor() -> None:
+    suggestions = dict(get_resolver().suggest("aspirinol", 5, 0.55))
+    assert suggestions and all(score >= 0.55 for score in suggestions.values())
+    assert get_resolver().suggest("xyzzq", 5, 0.55) == []

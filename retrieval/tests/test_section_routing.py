@@ -1,0 +1,39 @@
+"""The phrase table: longest phrase wins, lay phrasings count, no match is None."""
+
+import pytest
+
+from retrieval.sections import populations, route_section, routes
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        ("Efferalgan chống chỉ định trong những trường hợp nào?", "chong_chi_dinh"),
+        ("Chỉ định của loratadin là gì?", "chi_dinh"),
+        ("Xử trí quá liều paracetamol", "qua_lieu_va_xu_tri"),
+        ("Liều paracetamol cho người lớn", "lieu_luong_va_cach_dung"),
+        ("bà bầu uống aspirin được không", "thoi_ky_mang_thai"),
+        ("đang có thai dùng captopril", "thoi_ky_mang_thai"),
+        ("mẹ cho con bú dùng cetirizin", "thoi_ky_cho_con_bu"),
+        ("uống bao nhiêu viên một ngày", "lieu_luong_va_cach_dung"),
+        ("dùng chung với warfarin được không", "tuong_tac_thuoc"),
+        ("uống cùng thuốc kháng acid", "tuong_tac_thuoc"),
+        ("insulin bảo quản thế nào", "do_on_dinh_va_bao_quan"),
+        ("chong chi dinh cua diclofenac", "chong_chi_dinh"),
+        ("Ngộ độc morphin dùng naloxon liều bao nhiêu?", "qua_lieu_va_xu_tri"),
+    ],
+)
+def test_routes(question: str, key: str) -> None:
+    assert route_section(question) == key
+
+
+def test_no_phrase_is_no_section() -> None:
+    assert route_section("Cách nấu phở bò cho ngon?") is None
+    assert route_section("omeprazol") is None
+
+
+def test_population_and_route_cues() -> None:
+    assert populations("Liều cho trẻ em suy thận") == ["tre_em", "suy_than"]
+    assert populations("be 20kg") == ["tre_em"]
+    assert populations("PCM liều tối đa cho NL") == ["nguoi_lon"]
+    assert routes("tiêm tĩnh mạch chậm hoặc uống") == ["tiem_tinh_mach", "uong"]
