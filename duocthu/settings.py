@@ -172,6 +172,13 @@ EMBEDDING_DIMENSIONS = 384
 EMBEDDING_BASE_URL = env_str("EMBEDDING_BASE_URL", "")
 EMBEDDING_API_KEY = env_str("EMBEDDING_API_KEY", "")
 
+# Optional reranker for free-form questions: none, openai (a /rerank endpoint) or bedrock.
+RERANK_PROVIDER = env_str("RERANK_PROVIDER", "none")
+RERANK_MODEL = env_str("RERANK_MODEL", "")
+RERANK_BASE_URL = env_str("RERANK_BASE_URL", "")
+RERANK_API_KEY = env_str("RERANK_API_KEY", "")
+RERANK_TIMEOUT = env_int("RERANK_TIMEOUT", 5)
+
 # Answer generation: disabled (verbatim quotes), bedrock or openai.
 ANSWER_PROVIDER = env_str("ANSWER_PROVIDER", "disabled")
 if ANSWER_PROVIDER not in ("disabled", "bedrock", "openai"):

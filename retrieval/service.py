@@ -292,8 +292,10 @@ def pack(evidence: Sequence[Evidence], max_tokens: int = MAX_CONTEXT_TOKENS) -> 
 
 
 def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS) -> Packed:
+    from retrieval.rerank import rerank
+
     ranked = fuse(lexical_search(query, drug_id=drug_id), dense_search(query, drug_id=drug_id))
-    return pack(ranked, max_tokens)
+    return pack(rerank(query, ranked), max_tokens)
 
 
 # Reverse lookup: condition → drugs -------------------------------------------------------
