@@ -40,6 +40,9 @@ _OVERVIEW = ("la thuoc gi", "la gi", "thuoc gi")
 _YES_NO = re.compile(r"(duoc khong|duoc ko|co .* khong$|co .* khong\b|duoc k\b)")
 _WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
 _AGE = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuoi|thang tuoi|thang|tuan)\b|\bso sinh\b")
+_INTERACTION_CUES = ("them", "cung", "chung", "phoi hop", "ket hop", "tuong tac", "nguy co")
+# An organ-function question is found by the book's own term, not the patient's story.
+_ORGAN_TERMS = {"suy_than": "clcr", "suy_gan": "suy gan"}
 _CAUSE = ("thuoc nao gay", "thuoc gi gay", "thuoc nao lam")
 _CONTRA = ("thuoc nao chong chi dinh", "chong chi dinh voi thuoc nao")
 _CONDITION_STOP = set(
@@ -195,11 +198,16 @@ def understand(
         return frame  # an unknown or not-loaded drug: the answer abstains naming it
     if _has(folded, _DRUG_TO_CONDITION) and section in (None, "chi_dinh"):
         return replace(frame, turn_type="drug_to_condition", attribute="chi_dinh")
+    yes_no = bool(_YES_NO.search(folded))
+    if len(drugs) >= 2 and section is None and yes_no and not _has(folded, _INTERACTION_CUES):
+        # Several drugs, no interaction cue, a yes/no question: it is about the drug named
+        # last (the earlier ones are the patient's context), e.g. "...có còn được tiếp tục
+        # metformin không".
+        frame.drugs = drugs = (resolution.spans[-1][1],)
     if len(drugs) >= 2 and section in (None, "tuong_tac_thuoc"):
         return replace(frame, turn_type="interaction", attribute="tuong_tac_thuoc")
     if section == "lieu_luong_va_cach_dung" and weight_kg is not None:
         return replace(frame, turn_type="dosing_calc")
-    yes_no = bool(_YES_NO.search(folded))
     if section is None and not yes_no:
         words_left = condition_words(question, drugs)
         if not words_left or _has(folded, _OVERVIEW):
@@ -212,6 +220,8 @@ def understand(
         )
         if section is None and frame.population == "tre_em":
             return replace(frame, attribute="chong_chi_dinh")
+        if frame.population in _ORGAN_TERMS:
+            condition = _ORGAN_TERMS[frame.population]
         relation_frame = replace(
             frame,
             turn_type="condition_relation",

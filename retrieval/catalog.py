@@ -135,9 +135,10 @@ class CatalogDrugResolver:
             length, ids, is_loaded = hit
             phrase = " ".join(tokens[i : i + length])
             for drug_id in sorted(ids):
-                if is_loaded and drug_id not in drugs:
-                    drugs.append(drug_id)
-                    spans.append((phrase, drug_id))
+                if is_loaded:
+                    spans.append((phrase, drug_id))  # every occurrence, in order
+                    if drug_id not in drugs:
+                        drugs.append(drug_id)
             if not is_loaded:
                 not_loaded.append(phrase)
             for j in range(i, i + length):

@@ -150,6 +150,8 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
 def _sub_phrases(condition: str) -> list[str]:
     """The condition, then its contiguous sub-phrases of two words or more, longest first."""
     tokens = condition.split()
+    if len(tokens) == 1:
+        return tokens
     phrases = []
     for length in range(len(tokens), 1, -1):
         for start in range(0, len(tokens) - length + 1):
