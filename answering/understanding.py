@@ -118,9 +118,7 @@ def condition_words(question: str, drug_names: tuple[str, ...]) -> str:
     return " ".join(kept)
 
 
-def understand(
-    question: str, prior: QueryFrame | None = None, claimed_scope: str = "human"
-) -> QueryFrame:
+def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     """The deterministic frame of one turn."""
     folded = folded_phrase(question)
     resolution = get_resolver().resolve_detail(question)
@@ -237,6 +235,4 @@ def understand(
             relation="contraindication",
             attribute="chong_chi_dinh",
         )
-    if prior is not None and not frame.drugs:
-        return frame
     return frame
