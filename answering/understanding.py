@@ -2,13 +2,21 @@
 resolver, the section phrase table, population/route cues and a few surface-form rules
 that carry no drug or disease knowledge."""
 
+import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from answering.policy import resolve_subject_scope
-from corpus.text import folded_phrase
+from corpus.text import folded_phrase, keep_lower
 from retrieval.catalog import get_resolver
 from retrieval.sections import populations, route_section, routes, section_matches
+
+if TYPE_CHECKING:
+    from answering.providers import Budget, Provider
+
+logger = logging.getLogger("duocthu.understanding")
 
 TURN_TYPES = (
     "drug_attribute",
@@ -39,7 +47,7 @@ _DRUG_TO_CONDITION = (
 _OVERVIEW = ("la thuoc gi", "la gi", "thuoc gi")
 _YES_NO = re.compile(r"(duoc khong|duoc ko|co .* khong$|co .* khong\b|duoc k\b)")
 _WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
-_AGE = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuoi|thang tuoi|thang|tuan)\b|\bso sinh\b")
+_AGE = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tháng tuổi|tháng|tuần)(?!\w)|sơ sinh")
 _INTERACTION_CUES = ("them", "cung", "chung", "phoi hop", "ket hop", "tuong tac", "nguy co")
 # An organ-function question is found by the book's own term, not the patient's story.
 _ORGAN_TERMS = {"suy_than": "clcr", "suy_gan": "suy gan"}
@@ -132,7 +140,7 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     weight_kg = float(weight.group(1).replace(",", ".")) if weight else None
     if weight_kg is not None and not 0 < weight_kg <= 500:
         weight_kg = None
-    age = _AGE.search(folded)
+    age = _AGE.search(keep_lower(question))  # as printed: "2 - 4 tuổi", matched against the book
     frame = QueryFrame(
         turn_type="drug_attribute",
         drugs=drugs,
@@ -235,4 +243,256 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
             relation="contraindication",
             attribute="chong_chi_dinh",
         )
+    return frame
+
+
+# Multi-turn and the model ---------------------------------------------------------------
+
+_CONTINUE_CUES = ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao")
+
+
+def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str) -> QueryFrame:
+    """Inherit from the previous turn only when continuing the same case.
+
+    A turn that names a different drug inherits nothing: the predecessor once answered a
+    headache question about OMEPRAZOL because a prior frame bled into it.
+    """
+    if prior is None or frame.context_action == "new" or frame.subject_scope != "human":
+        return frame
+    continuing = (
+        frame.context_action == "continue"
+        or prior.needs_clarify
+        or (
+            not frame.drugs
+            and not frame.unknown_drugs
+            and (
+                frame.attribute
+                or frame.population
+                or frame.age_text
+                or frame.weight_kg
+                or _has(folded_phrase(question), _CONTINUE_CUES)
+            )
+        )
+    )
+    if not continuing or not prior.drugs:
+        return frame
+    if frame.drugs and set(frame.drugs) != set(prior.drugs):
+        return frame
+    if frame.unknown_drugs:
+        return frame
+    merged = replace(
+        frame,
+        drugs=prior.drugs,
+        attribute=frame.attribute or prior.attribute,
+        population=frame.population or prior.population,
+        route=frame.route or prior.route,
+        weight_kg=frame.weight_kg if frame.weight_kg is not None else prior.weight_kg,
+        age_text=frame.age_text or prior.age_text,
+        context_action="continue",
+        standalone_query=f"{prior.standalone_query or ''} {question}".strip(),
+    )
+    if merged.turn_type in ("smalltalk", "out_of_scope") or (
+        not frame.drugs and frame.turn_type == "drug_overview"
+    ):
+        merged.turn_type = (
+            prior.turn_type
+            if prior.turn_type not in ("smalltalk", "out_of_scope")
+            else "drug_attribute"
+        )
+    if merged.attribute == "lieu_luong_va_cach_dung" and merged.weight_kg is not None:
+        merged.turn_type = "dosing_calc"
+    merged.needs_clarify = False
+    merged.quick_replies = ()
+    return merged
+
+
+def understand_turn(
+    question: str,
+    history: Sequence[str] = (),
+    prior: QueryFrame | None = None,
+    *,
+    provider: "Provider | None" = None,
+    budget: "Budget | None" = None,
+    claimed_scope: str = "human",
+) -> QueryFrame:
+    """The frame of one turn: deterministic without a model, one bounded call with one."""
+    if provider is None:
+        return merge_with_prior(understand(question, claimed_scope), prior, question)
+    from answering.providers import Budget, ProviderError
+
+    budget = budget or Budget(30)
+    resolver = get_resolver()
+    candidates: list[str] = []
+    for line in [*history[-6:], question]:
+        for drug_id in resolver.resolve(line):
+            if drug_id not in candidates:
+                candidates.append(drug_id)
+    if not candidates:
+        for line in [*history[-2:], question]:
+            candidates += [d for d, _ in resolver.suggest(line, 5, 0.55) if d not in candidates]
+    shown = [(d, resolver.display.get(d, d)) for d in candidates]
+    known = prior.summary() if prior is not None else {}
+    from answering.prompts import understanding_request
+
+    system, user = understanding_request(question, shown, known, list(history))
+    try:
+        raw = parse_model_frame(provider.complete(system, user, budget, max_tokens=800))
+    except ProviderError as exc:
+        logger.warning("understanding failed closed: %s", exc)
+        reason = (
+            "understanding_malformed_output"
+            if exc.reason == "malformed_output"
+            else "understanding_provider_unavailable"
+        )
+        return QueryFrame(
+            turn_type="out_of_scope",
+            needs_clarify=True,
+            system_error=reason,
+            standalone_query=question,
+        )
+    frame = frame_from_model(raw, candidates, question, claimed_scope)
+    return merge_with_prior(apply_surface_cues(frame, question), prior, question)
+
+
+def parse_model_frame(text: str) -> dict[str, Any]:
+    from answering.providers import parse_json_object
+
+    return parse_json_object(text)
+
+
+_POPULATIONS = (
+    "tre_em",
+    "nguoi_lon",
+    "nguoi_cao_tuoi",
+    "suy_than",
+    "suy_gan",
+    "phu_nu_mang_thai",
+    "cho_con_bu",
+)
+_ROUTES = (
+    "uong",
+    "tiem_tinh_mach",
+    "tiem_bap",
+    "dat_truc_trang",
+    "xit_hit",
+    "nho_mat",
+    "boi_ngoai_da",
+)
+_RELATIONS = ("indication", "adverse_effect", "contraindication", "unknown")
+
+
+def _enum(value: object, allowed: Sequence[str]) -> str | None:
+    return value if isinstance(value, str) and value in allowed else None
+
+
+def _id_in(value: object, shown: Sequence[str]) -> str | None:
+    if not isinstance(value, str):
+        return None
+    key = value.strip().lower().replace(" ", "_")
+    return key if key in shown else None
+
+
+def frame_from_model(
+    raw: dict[str, Any], shown: Sequence[str], question: str, claimed_scope: str
+) -> QueryFrame:
+    """Validate the model's frame: drugs outside the shown set become unknown, never substituted."""
+    from corpus.sections import SECTION_KEYS
+
+    drugs: list[str] = []
+    unknown: list[str] = []
+    for value in raw.get("drugs") or []:
+        drug_id = _id_in(value, shown)
+        if drug_id is None:
+            unknown.append(str(value))
+        elif drug_id not in drugs:
+            drugs.append(drug_id)
+    unknown += [str(v) for v in raw.get("unknown_drugs") or [] if str(v) not in unknown]
+    turn_type = _enum(raw.get("turn_type"), TURN_TYPES) or (
+        "drug_attribute" if drugs else "out_of_scope"
+    )
+    weight = raw.get("weight_kg")
+    weight_kg = (
+        float(weight) if isinstance(weight, int | float) and 0 < float(weight) <= 500 else None
+    )
+    replies = raw.get("quick_replies") or []
+    quick = tuple(
+        dict.fromkeys(r.strip() for r in replies if isinstance(r, str) and 0 < len(r.strip()) <= 40)
+    )[:4]
+    patient = raw.get("patient") if isinstance(raw.get("patient"), dict) else {}
+    frame = QueryFrame(
+        turn_type=turn_type,
+        drugs=tuple(drugs),
+        unknown_drugs=tuple(unknown),
+        attribute=_enum(raw.get("attribute"), SECTION_KEYS),
+        population=_enum(raw.get("population"), _POPULATIONS),
+        weight_kg=weight_kg,
+        age_text=raw.get("age_text") if isinstance(raw.get("age_text"), str) else None,
+        indication=raw.get("indication") if isinstance(raw.get("indication"), str) else None,
+        condition=raw.get("condition") if isinstance(raw.get("condition"), str) else None,
+        relation=_enum(raw.get("relation"), _RELATIONS),
+        patient=PatientContext(
+            comorbidities=tuple(str(x) for x in patient.get("comorbidities") or []),
+            allergies=tuple(str(x) for x in patient.get("allergies") or []),
+            current_medicines=tuple(str(x) for x in patient.get("current_medicines") or []),
+            renal=bool(patient.get("renal")),
+            hepatic=bool(patient.get("hepatic")),
+            pregnancy=bool(patient.get("pregnancy")),
+        ),
+        context_action=_enum(raw.get("context_action"), ("none", "continue", "new")) or "none",
+        route=_enum(raw.get("route"), _ROUTES),
+        section_overview=raw.get("section_overview") is True,
+        standalone_query=raw.get("standalone_query")
+        if isinstance(raw.get("standalone_query"), str)
+        else question,
+        needs_clarify=raw.get("needs_clarify") is True,
+        clarify_reason=raw.get("clarify_reason")
+        if isinstance(raw.get("clarify_reason"), str)
+        else None,
+        quick_replies=quick,
+        subject_scope=resolve_subject_scope(question, claimed_scope),
+    )
+    if frame.subject_scope != "human":
+        frame.turn_type = "out_of_scope"
+    return frame
+
+
+def apply_surface_cues(frame: QueryFrame, question: str) -> QueryFrame:
+    """Narrow, knowledge-free rewrites where the surface form is unambiguous."""
+    folded = folded_phrase(question)
+    if frame.turn_type == "out_of_scope" and frame.subject_scope != "human":
+        return frame
+    if not frame.drugs and _has(folded, _TO_DRUG) and not _has(folded, _CAUSE + _CONTRA):
+        condition = frame.condition or condition_words(question, ())
+        return replace(
+            frame,
+            turn_type="condition_to_drug",
+            relation="indication",
+            attribute="chi_dinh",
+            condition=condition,
+            indication=condition,
+        )
+    if _has(folded, _CAUSE):
+        return replace(
+            frame,
+            turn_type="condition_relation",
+            relation="adverse_effect",
+            attribute="tac_dung_khong_mong_muon",
+            condition=frame.condition or condition_words(question, ()),
+        )
+    if _has(folded, _CONTRA):
+        return replace(
+            frame,
+            turn_type="condition_relation",
+            relation="contraindication",
+            attribute="chong_chi_dinh",
+            condition=frame.condition or condition_words(question, ()),
+        )
+    if frame.drugs and _has(folded, ("co tac dung gi",)):
+        return replace(frame, turn_type="drug_to_condition", attribute="chi_dinh")
+    if (
+        frame.drugs
+        and _has(folded, ("co chong chi dinh",))
+        and frame.turn_type != "condition_relation"
+    ):
+        return replace(frame, turn_type="drug_attribute", attribute="chong_chi_dinh")
     return frame

@@ -17,7 +17,8 @@ from retrieval.service import (
 )
 
 _CHILD_BAND = re.compile(
-    r"(?:Trẻ em|Trẻ|Sơ sinh|Trẻ nhỏ)\s+(?:từ\s+|dưới\s+|trên\s+)?(?:\d+\s*-\s*)?\d+\s*(?:tháng tuổi|tháng|tuổi|kg)"
+    r"(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh)\s+(?:cân nặng\s+)?(?:từ\s+|dưới\s+|trên\s+|[<>]\s*)?"
+    r"\d+(?:\s*(?:tháng|tuổi))?(?:\s*-\s*\d+)?\s*(?:tháng tuổi|tháng|tuổi|kg)"
 )
 
 
@@ -135,7 +136,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         if len(bands) >= 2:
             frame.needs_clarify = True
             frame.clarify_reason = "child_dose_needs_age_or_weight"
-            frame.quick_replies = tuple(bands[:4])
+            frame.quick_replies = tuple(_spread(sorted(bands, key=_band_months), 4))
             return Retrieved(
                 frame,
                 evidence,
@@ -145,6 +146,23 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
                 clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
             )
     return _from_decision(frame, evidence)
+
+
+def _band_months(band: str) -> float:
+    """The lower bound of an age band in months, to order bands youngest first."""
+    match = re.search(r"(\d+)\s*(tháng|tuổi)?", band)
+    if match is None or "kg" in band or "Sơ sinh" in band:
+        return -1.0 if "Sơ sinh" in band else 10_000.0
+    unit = match.group(2) or ("tháng" if "tháng" in band and "tuổi" not in band else "tuổi")
+    return float(match.group(1)) * (1 if unit == "tháng" else 12)
+
+
+def _spread(items: list[str], n: int) -> list[str]:
+    """n items spread over the list (youngest to oldest band), not the first n."""
+    if len(items) <= n:
+        return items
+    step = (len(items) - 1) / (n - 1)
+    return [items[round(i * step)] for i in range(n)]
 
 
 def _sub_phrases(condition: str) -> list[str]:

@@ -1,0 +1,55 @@
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from answering.answer import answer_turn
+
+
+class Command(BaseCommand):
+    help = "Ask duocthu one question (--json), or a JSONL batch of {id, question} (--batch FILE)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question", nargs="?", help="the question, in Vietnamese")
+        parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+        parser.add_argument("--batch", help="a JSONL file of objects with id and question")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["batch"]:
+            self._batch(Path(options["batch"]))
+            return
+        if options["question"] is None:
+            raise CommandError('Give a question: manage.py ask "Liều paracetamol cho người lớn?"')
+        result = answer_turn(options["question"])
+        if options["json"]:
+            self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False))
+            return
+        self.stdout.write(f"[{result.decision}: {result.reason}]")
+        self.stdout.write(result.answer_text)
+        for c in result.citations:
+            self.stdout.write(
+                f"[{c.index}] {c.drug_name} · {c.section_title} · tr. {c.page_start}–{c.page_end}"
+            )
+        if result.quick_replies:
+            self.stdout.write("Gợi ý: " + " | ".join(result.quick_replies))
+        self.stdout.write(result.disclaimer)
+
+    def _batch(self, path: Path) -> None:
+        if not path.exists():
+            raise CommandError(f"{path} does not exist")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                question = row["question"]
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise CommandError(
+                    f"{path}:{n}: expected an object with id and question ({exc})"
+                ) from exc
+            result = answer_turn(str(question))
+            sys.stdout.write(
+                json.dumps({"id": row.get("id"), **result.as_dict()}, ensure_ascii=False) + "\n"
+            )

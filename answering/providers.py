@@ -1,0 +1,190 @@
+"""Language-model providers behind one call, `complete(system, user, budget) -> str`.
+
+`disabled` (the default: no model, verbatim quotes), `bedrock` (boto3 Converse) and
+`openai` (any OpenAI-compatible server on the hospital network: vLLM, Ollama, llama.cpp).
+Every failure becomes a ProviderError with a named reason, logged with the real exception.
+"""
+
+import json
+import logging
+import socket
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Protocol
+
+from django.conf import settings
+from prometheus_client import Counter
+
+logger = logging.getLogger("duocthu.providers")
+
+TURNS = Counter("duocthu_turns", "Answered turns by outcome and reason", ["outcome", "reason"])
+EXTRACTIVE = Counter("duocthu_answer_extractive", "Turns answered by verbatim quotes (no model)")
+CLARIFY = Counter("duocthu_clarify", "Turns that asked back, by reason", ["reason"])
+PROVIDER_ERRORS = Counter("duocthu_provider_errors", "Provider failures by reason", ["reason"])
+
+
+class ProviderError(Exception):
+    """A provider call that did not produce usable text; `reason` is the abstain reason."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+@dataclass
+class Budget:
+    """The wall-clock budget of one request, shared by every call it makes."""
+
+    seconds: float
+    started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.started = self.started or time.monotonic()
+
+    def remaining(self) -> float:
+        return self.seconds - (time.monotonic() - self.started)
+
+    def timeout(self) -> float:
+        left = self.remaining()
+        if left <= 0.05:
+            raise ProviderError("request_budget_exhausted", f"{self.seconds:.0f} s spent")
+        return left
+
+
+class Provider(Protocol):
+    name: str
+
+    def complete(self, system: str, user: str, budget: Budget, max_tokens: int = 2000) -> str: ...
+
+
+@dataclass
+class OpenAICompatibleProvider:
+    base_url: str
+    model: str
+    api_key: str = ""
+    name: str = "openai"
+
+    def complete(self, system: str, user: str, budget: Budget, max_tokens: int = 2000) -> str:
+        body = json.dumps(
+            {
+                "model": self.model,
+                "temperature": 0,
+                "max_tokens": max_tokens,
+                "response_format": {"type": "json_object"},
+                "messages": [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": user},
+                ],
+            }
+        ).encode()
+        request = urllib.request.Request(
+            self.base_url.rstrip("/") + "/chat/completions",
+            data=body,
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key}"},
+        )
+        timeout = budget.timeout()
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                payload = json.load(response)
+        except TimeoutError as exc:
+            reason = (
+                "request_budget_exhausted" if budget.remaining() <= 0.1 else "provider_unavailable"
+            )
+            _fail(reason, exc)
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, TimeoutError | socket.timeout) and budget.remaining() <= 0.1:
+                _fail("request_budget_exhausted", exc)
+            _fail("provider_unavailable", exc)
+        except ValueError as exc:
+            _fail("malformed_output", exc)
+        try:
+            text = payload["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError) as exc:
+            _fail("malformed_output", exc)
+        if not isinstance(text, str):
+            _fail("malformed_output", TypeError("content is not text"))
+        return text
+
+
+@dataclass
+class BedrockProvider:
+    model: str
+    region: str = "us-east-1"
+    name: str = "bedrock"
+    client: object | None = None
+
+    def _client(self):  # type: ignore[no-untyped-def]
+        if self.client is None:
+            import boto3
+            from botocore.config import Config
+
+            self.client = boto3.client(
+                "bedrock-runtime",
+                region_name=self.region,
+                config=Config(retries={"max_attempts": 1}),
+            )
+        return self.client
+
+    def complete(self, system: str, user: str, budget: Budget, max_tokens: int = 2000) -> str:
+        from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
+
+        budget.timeout()
+        try:
+            response = self._client().converse(
+                modelId=self.model,
+                system=[{"text": system}],
+                messages=[{"role": "user", "content": [{"text": user}]}],
+                inferenceConfig={"temperature": 0, "maxTokens": max_tokens},
+            )
+        except ReadTimeoutError as exc:
+            _fail(
+                "request_budget_exhausted" if budget.remaining() <= 0.1 else "provider_unavailable",
+                exc,
+            )
+        except (BotoCoreError, ClientError) as exc:
+            _fail("provider_unavailable", exc)
+        if budget.remaining() <= 0:
+            _fail("request_budget_exhausted", TimeoutError("answer arrived after the budget"))
+        try:
+            parts = response["output"]["message"]["content"]
+            return "".join(part["text"] for part in parts if "text" in part)
+        except (KeyError, TypeError) as exc:
+            _fail("malformed_output", exc)
+        raise AssertionError("unreachable")
+
+
+def _fail(reason: str, exc: BaseException) -> None:
+    logger.warning("provider call failed (%s): %r", reason, exc)
+    PROVIDER_ERRORS.labels(reason).inc()
+    raise ProviderError(reason, repr(exc)) from exc
+
+
+def get_provider() -> Provider | None:
+    """The configured provider, or None in the default no-model mode."""
+    if settings.ANSWER_PROVIDER == "disabled":
+        return None
+    if settings.ANSWER_PROVIDER == "openai":
+        return OpenAICompatibleProvider(
+            settings.ANSWER_BASE_URL, settings.ANSWER_MODEL, settings.ANSWER_API_KEY
+        )
+    return BedrockProvider(settings.ANSWER_MODEL, settings.AWS_REGION)
+
+
+def parse_json_object(text: str) -> dict[str, object]:
+    """The JSON object a model returned, tolerating a ```json fence; else malformed_output."""
+    cleaned = text.strip()
+    if cleaned.startswith("```"):
+        cleaned = cleaned.strip("`")
+        cleaned = cleaned[4:] if cleaned.lower().startswith("json") else cleaned
+    start, end = cleaned.find("{"), cleaned.rfind("}")
+    if start < 0 or end <= start:
+        raise ProviderError("malformed_output", "no JSON object")
+    try:
+        value = json.loads(cleaned[start : end + 1])
+    except json.JSONDecodeError as exc:
+        raise ProviderError("malformed_output", exc.msg) from exc
+    if not isinstance(value, dict):
+        raise ProviderError("malformed_output", "not an object")
+    return value
