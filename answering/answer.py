@@ -61,6 +61,8 @@ ABSTAIN_MESSAGES: dict[str, str] = {
     "thông tin này, ví dụ giá thuốc hoặc nội dung không về thuốc).",
     "section_not_in_monograph": "Chuyên luận của thuốc này không có mục được hỏi.",
     "no_indication_match": "Không có chuyên luận nào đã nạp ghi tình trạng này trong mục Chỉ định.",
+    "no_condition_match": "Không có chuyên luận nào đã nạp nêu tình trạng này trong mục được hỏi "
+    "(điều đó không có nghĩa là không có thuốc nào liên quan).",
     "parent_hydration_failed": "Không tìm thấy đoạn sách phù hợp để trả lời.",
     "missing_provenance": "Đoạn sách tìm được thiếu số trang in nên không thể trích dẫn.",
     "provider_unavailable": "Dịch vụ mô hình ngôn ngữ không phản hồi; chưa thể soạn câu trả lời.",

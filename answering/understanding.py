@@ -167,15 +167,17 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     if frame.subject_scope != "human":
         frame.turn_type = "out_of_scope"
         return frame
+    if not drugs and _has(folded, _CAUSE):
+        # "Thuốc nào gây hội chứng Stevens-Johnson?": the foreign words name the condition.
+        return replace(
+            frame,
+            turn_type="condition_relation",
+            relation="adverse_effect",
+            attribute="tac_dung_khong_mong_muon",
+            unknown_drugs=(),
+            condition=condition_words(question, ()),
+        )
     if not drugs and not unknown and section is None:
-        if _has(folded, _CAUSE):
-            return replace(
-                frame,
-                turn_type="condition_relation",
-                relation="adverse_effect",
-                attribute="tac_dung_khong_mong_muon",
-                condition=condition_words(question, ()),
-            )
         if _has(folded, _TO_DRUG) or _has(folded, ("dieu tri", "tri")):
             condition = condition_words(question, ())
             if condition:

@@ -79,6 +79,17 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
         return _from_decision(frame, evidence)
 
+    if frame.turn_type == "condition_relation" and not frame.drugs:
+        section = (
+            "tac_dung_khong_mong_muon" if frame.relation == "adverse_effect" else "chong_chi_dinh"
+        )
+        evidence = find_by_indication(frame.condition or "", section)
+        if not evidence:
+            return Retrieved(frame, [], "abstain", "no_condition_match")
+        frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
+        frame.attribute = section
+        return _from_decision(frame, evidence)
+
     if frame.turn_type == "drug_overview":
         return _from_decision(frame, drug_overview(frame.drugs[0]))
 

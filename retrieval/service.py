@@ -301,15 +301,16 @@ def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS)
 # Reverse lookup: condition → drugs -------------------------------------------------------
 
 
-def find_by_indication(condition: str) -> list[Evidence]:
-    """Drugs whose Chỉ định names the condition as a contiguous, word-bounded phrase."""
+def find_by_indication(condition: str, section_key: str = "chi_dinh") -> list[Evidence]:
+    """Drugs whose Chỉ định (or another section: ADR, contraindications) names the condition
+    as a contiguous, word-bounded phrase; dense search only when that finds nothing."""
     phrase = folded_phrase(condition)
     if not phrase:
         return []
     query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
     pattern = re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
     chunks = _chunks().filter(
-        section__section_key="chi_dinh", kind=Chunk.Kind.PROSE, fts_folded=query
+        section__section_key=section_key, kind=Chunk.Kind.PROSE, fts_folded=query
     )
     hits = []
     for chunk in chunks:
@@ -322,7 +323,7 @@ def find_by_indication(condition: str) -> list[Evidence]:
         score = 1 + 1 / (1 + position) + 1 / (1 + n_words / 40)
         hits.append(_evidence(chunk, score, route="indication"))
     if not hits:
-        hits = dense_search(condition, section_keys=["chi_dinh"], limit=40)
+        hits = dense_search(condition, section_keys=[section_key], limit=40)
     return _group_by_drug(hits)
 
 

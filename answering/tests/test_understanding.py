@@ -1,0 +1,138 @@
+"""Query understanding: deterministic frames, the bounded model call, fail-closed validation."""
+
+import pytest
+
+from answering.answer import answer_turn
+from answering.policy import resolve_subject_scope
+from answering.providers import Budget, ProviderError
+from answering.understanding import understand, understand_turn
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("question", "turn_type", "attribute"),
+    [
+        (
+            "Efferalgan chống chỉ định trong những trường hợp nào?",
+            "drug_attribute",
+            "chong_chi_dinh",
+        ),
+        ("Thuốc nào dùng điều trị động kinh?", "condition_to_drug", "chi_dinh"),
+        (
+            "Thuốc nào gây hội chứng Stevens-Johnson?",
+            "condition_relation",
+            "tac_dung_khong_mong_muon",
+        ),
+        (
+            "Thuốc nào chống chỉ định cho người suy gan nặng?",
+            "condition_relation",
+            "chong_chi_dinh",
+        ),
+        ("Alverin citrat có tác dụng gì?", "drug_to_condition", "chi_dinh"),
+        ("Amlodipin là thuốc gì?", "drug_overview", None),
+        ("omeprazol", "drug_overview", None),
+        (
+            "Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?",
+            "interaction",
+            "tuong_tac_thuoc",
+        ),
+        (
+            "be 20kg truyen tinh mach paracetamol moi lan bao nhieu mg?",
+            "dosing_calc",
+            "lieu_luong_va_cach_dung",
+        ),
+        ("Cảm ơn bạn nhiều nhé!", "smalltalk", None),
+    ],
+)
+def test_deterministic_frames(question: str, turn_type: str, attribute: str | None) -> None:
+    frame = understand(question)
+    assert (frame.turn_type, frame.attribute) == (turn_type, attribute)
+
+
+def test_weight_is_accepted_only_within_0_to_500_kg() -> None:
+    assert understand("bé 15 kg ibuprofen liều bao nhiêu").weight_kg == 15.0
+    assert understand("paracetamol 900 kg liều bao nhiêu").weight_kg is None
+
+
+def test_the_scope_policy_narrows_but_never_widens() -> None:
+    assert resolve_subject_scope("Chó nhà tôi bị sốt", "human") == "non_human"
+    assert resolve_subject_scope("Liều cho người lớn", "non_human") == "non_human"
+    assert resolve_subject_scope("Liều cho người lớn", "human") == "human"
+    assert resolve_subject_scope("thuốc thú y cho gia súc") == "non_human"
+
+
+def test_the_model_sees_only_the_bounded_candidates_and_cannot_substitute(scripted) -> None:  # type: ignore[no-untyped-def]
+    provider = scripted(
+        {
+            "turn_type": "drug_attribute",
+            "drugs": ["acid_acetylsalicylic", "aspirinol"],
+            "attribute": "thoi_ky_mang_thai",
+            "population": "bà bầu",
+            "weight_kg": 900,
+            "quick_replies": ["a" * 50, "Có", "Có", "Không", "Chưa rõ", "Khác"],
+        }
+    )
+    frame = understand_turn(
+        "Bà bầu uống aspirinol được không?", provider=provider, budget=Budget(10)
+    )
+    system, user = provider.complete.call_args.args[:2]
+    assert "acid_acetylsalicylic" in user  # fuzzy candidate shown, with its own name first
+    assert "ACID ACETYLSALICYLIC (Aspirin)" in user
+    assert "warfarin" not in user  # not the whole formulary
+    assert "KHÁC chống chỉ định" in user  # than_trong vs chong_chi_dinh spelled out
+    assert frame.drugs == ("acid_acetylsalicylic",) or "aspirinol" in frame.unknown_drugs
+    assert "aspirinol" in frame.unknown_drugs
+    assert frame.population is None and frame.weight_kg is None  # invalid enum, out-of-range weight
+    assert frame.quick_replies == ("Có", "Không", "Chưa rõ", "Khác")
+
+
+def test_a_provider_outage_fails_closed_with_a_system_error(scripted) -> None:  # type: ignore[no-untyped-def]
+    result = answer_turn(
+        "Liều paracetamol cho người lớn?", provider=scripted(ProviderError("provider_unavailable"))
+    )
+    assert result.decision == "abstain"
+    assert result.reason == "understanding_provider_unavailable"
+    assert result.frame.turn_type == "out_of_scope" and result.frame.needs_clarify
+
+
+def test_unparseable_understanding_is_its_own_reason(scripted) -> None:  # type: ignore[no-untyped-def]
+    result = answer_turn(
+        "Liều paracetamol cho người lớn?", provider=scripted("tôi nghĩ là paracetamol")
+    )
+    assert result.reason == "understanding_malformed_output"
+
+
+def test_surface_cues_override_the_model_where_the_form_is_unambiguous(scripted) -> None:  # type: ignore[no-untyped-def]
+    wrong = {
+        "turn_type": "condition_to_drug",
+        "drugs": [],
+        "attribute": "chi_dinh",
+        "condition": "suy gan",
+    }
+    frame = understand_turn(
+        "Thuốc nào chống chỉ định cho người suy gan nặng?",
+        provider=scripted(wrong),
+        budget=Budget(10),
+    )
+    assert frame.turn_type == "condition_relation" and frame.relation == "contraindication"
+    named = {"turn_type": "drug_overview", "drugs": ["alverin_citrat"]}
+    frame = understand_turn(
+        "Alverin citrat có tác dụng gì?", provider=scripted(named), budget=Budget(10)
+    )
+    assert frame.turn_type == "drug_to_condition"
+
+
+def test_a_different_drug_follow_up_inherits_nothing_from_the_model_path(scripted) -> None:  # type: ignore[no-untyped-def]
+    prior = understand("Omeprazol liều cho người lớn?")
+    frame = understand_turn(
+        "Còn loratadin thì sao?",
+        ["Omeprazol liều cho người lớn?"],
+        prior,
+        provider=scripted(
+            {"turn_type": "drug_attribute", "drugs": ["loratadin"], "context_action": "continue"}
+        ),
+        budget=Budget(10),
+    )
+    assert frame.drugs == ("loratadin",)
+    assert frame.attribute is None and frame.population is None
