@@ -1,0 +1,147 @@
+"""The HTTP-level adapters: an OpenAI-compatible fake server on 127.0.0.1, Bedrock via Stubber."""
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+
+from answering.answer import answer_turn
+from answering.providers import BedrockProvider, Budget, OpenAICompatibleProvider, ProviderError
+
+from .conftest import answer, block_index, judge, understood
+
+QUESTION = "Liều paracetamol cho người lớn?"
+
+
+class _FakeModelServer(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        server = self.server
+        server.requests.append(body)  # type: ignore[attr-defined]
+        mode = server.mode  # type: ignore[attr-defined]
+        if mode == "slow":
+            time.sleep(1.5)
+            server.replies.append("{}")  # type: ignore[attr-defined]
+        if mode == "error":
+            self.send_response(503)
+            self.end_headers()
+            return
+        if mode == "garbage":
+            payload = b"<html>not json</html>"
+        else:
+            reply = server.replies.pop(0)  # type: ignore[attr-defined]
+            content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+            payload = json.dumps(
+                {"choices": [{"message": {"role": "assistant", "content": content}}]}
+            ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def model_server() -> Iterator[ThreadingHTTPServer]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeModelServer)
+    server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+
+
+def _provider(server: ThreadingHTTPServer) -> OpenAICompatibleProvider:
+    return OpenAICompatibleProvider(
+        f"http://127.0.0.1:{server.server_port}/v1", "qwen2.5-7b-instruct", "k"
+    )
+
+
+@pytest.mark.django_db
+def test_a_whole_turn_through_an_openai_compatible_server(
+    model_server: ThreadingHTTPServer,
+) -> None:
+    n = block_index(QUESTION, "tối đa là 4 g/ngày")
+    model_server.replies += [
+        understood(QUESTION),
+        answer("Người lớn tối đa là 4 g/ngày", [n]),
+        judge(True),
+    ]  # type: ignore[attr-defined]
+    result = answer_turn(QUESTION, provider=_provider(model_server))
+    assert result.decision == "answer"
+    first = model_server.requests[0]  # type: ignore[attr-defined]
+    assert first["model"] == "qwen2.5-7b-instruct" and first["temperature"] == 0
+    assert first["messages"][0]["role"] == "system" and first["messages"][1]["role"] == "user"
+
+
+def test_server_errors_timeouts_and_garbage_map_to_named_reasons(
+    model_server: ThreadingHTTPServer,
+) -> None:
+    provider = _provider(model_server)
+    model_server.mode = "error"  # type: ignore[attr-defined]
+    with pytest.raises(ProviderError) as down:
+        provider.complete("s", "u", Budget(5))
+    assert down.value.reason == "provider_unavailable"
+    model_server.mode = "garbage"  # type: ignore[attr-defined]
+    with pytest.raises(ProviderError) as garbage:
+        provider.complete("s", "u", Budget(5))
+    assert garbage.value.reason == "malformed_output"
+    model_server.mode = "slow"  # type: ignore[attr-defined]
+    with pytest.raises(ProviderError) as slow:
+        provider.complete("s", "u", Budget(0.5))
+    assert slow.value.reason == "request_budget_exhausted"
+    with pytest.raises(ProviderError) as spent:
+        provider.complete("s", "u", Budget(0))
+    assert spent.value.reason == "request_budget_exhausted"
+
+
+def test_nothing_listening_is_provider_unavailable() -> None:
+    provider = OpenAICompatibleProvider("http://127.0.0.1:9/v1", "m")
+    with pytest.raises(ProviderError) as error:
+        provider.complete("s", "u", Budget(5))
+    assert error.value.reason == "provider_unavailable"
+
+
+def _bedrock() -> tuple[BedrockProvider, Stubber]:
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    return BedrockProvider("anthropic.claude-3-5-sonnet", client=client), Stubber(client)
+
+
+def test_bedrock_converse_returns_the_models_text() -> None:
+    provider, stubber = _bedrock()
+    stubber.add_response(
+        "converse",
+        {
+            "output": {"message": {"role": "assistant", "content": [{"text": '{"claims": []}'}]}},
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+            "metrics": {"latencyMs": 5},
+        },
+        {
+            "modelId": "anthropic.claude-3-5-sonnet",
+            "system": [{"text": "hệ thống"}],
+            "messages": [{"role": "user", "content": [{"text": "câu hỏi"}]}],
+            "inferenceConfig": {"temperature": 0, "maxTokens": 2000},
+        },
+    )
+    with stubber:
+        assert provider.complete("hệ thống", "câu hỏi", Budget(5)) == '{"claims": []}'
+
+
+def test_bedrock_client_errors_are_provider_unavailable() -> None:
+    provider, stubber = _bedrock()
+    stubber.add_client_error(
+        "converse", service_error_code="ThrottlingException", http_status_code=429
+    )
+    with stubber, pytest.raises(ProviderError) as error:
+        provider.complete("s", "u", Budget(5))
+    assert error.value.reason == "provider_unavailable"
