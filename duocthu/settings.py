@@ -150,6 +150,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "duocthu" / "static"]
+# Serve static files straight from the app folders in development (no collectstatic step).
+WHITENOISE_USE_FINDERS = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -159,8 +161,9 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "/admin/login/"
-LOGIN_REDIRECT_URL = "/"
+LOGIN_URL = "chat:login"
+LOGIN_REDIRECT_URL = "chat:index"
+LOGOUT_REDIRECT_URL = "chat:login"
 
 _default_corpus = BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"
 DUOCTHU_CORPUS_DIR = Path(env_str("DUOCTHU_CORPUS_DIR", str(_default_corpus)))

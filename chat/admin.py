@@ -1,0 +1,130 @@
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from chat.models import Conversation, Feedback, Turn
+
+
+class DrugFilter(admin.SimpleListFilter):
+    title = "thuốc"
+    parameter_name = "drug"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        from corpus.models import Drug
+
+        return list(Drug.objects.values_list("drug_id", "heading"))
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            field = "drug_ids" if queryset.model is Turn else "turn__drug_ids"
+            return queryset.filter(**{f"{field}__contains": [self.value()]})
+        return queryset
+
+
+def _citations_html(turn: Turn) -> str:
+    return format_html_join(
+        "",
+        "<li>[{}] {} · {} · tr. {}–{} · chunk {} · <code>{}</code></li>",
+        (
+            (
+                c["index"],
+                c["drug_name"],
+                c["section_title"],
+                c["page_start"],
+                c["page_end"],
+                c["chunk_id"],
+                str(c["content_hash"])[:12],
+            )
+            for c in turn.citations
+        ),
+    )
+
+
+class FeedbackInline(admin.TabularInline):
+    model = Feedback
+    fields = ("useful", "comment", "user", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Turn)
+class TurnAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "question_short", "decision", "reason", "drugs", "server_ms")
+    list_filter = ("decision", "reason", DrugFilter, "created_at")
+    date_hierarchy = "created_at"
+    search_fields = ("question", "answer_text")
+    list_select_related = ("conversation__user",)
+    inlines = [FeedbackInline]
+    readonly_fields = (
+        "conversation",
+        "order",
+        "question",
+        "decision",
+        "reason",
+        "frame",
+        "answer_text",
+        "cited_sources",
+        "quick_replies",
+        "near_misses",
+        "disclaimer",
+        "provider",
+        "drug_ids",
+        "server_ms",
+        "created_at",
+    )
+    exclude = ("blocks", "citations")
+
+    @admin.display(description="câu hỏi")
+    def question_short(self, obj: Turn) -> str:
+        return obj.question[:100]
+
+    @admin.display(description="thuốc")
+    def drugs(self, obj: Turn) -> str:
+        return ", ".join(obj.drug_ids)
+
+    @admin.display(description="nguồn trích (chunk, hash lúc trả lời)")
+    def cited_sources(self, obj: Turn) -> str:
+        return format_html("<ol>{}</ol>", _citations_html(obj))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "useful", "comment", "question", "answer", "sources", "user")
+    list_filter = ("useful", DrugFilter, "created_at")
+    list_select_related = ("turn", "user")
+    search_fields = ("comment", "turn__question")
+
+    @admin.display(description="câu hỏi")
+    def question(self, obj: Feedback) -> str:
+        return obj.turn.question[:200]
+
+    @admin.display(description="câu trả lời")
+    def answer(self, obj: Feedback) -> str:
+        return f"[{obj.turn.get_decision_display()}] {obj.turn.answer_text[:300]}"
+
+    @admin.display(description="nguồn")
+    def sources(self, obj: Feedback) -> str:
+        return format_html("<ol>{}</ol>", _citations_html(obj.turn))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(Conversation)
+class ConversationAdmin(admin.ModelAdmin):
+    list_display = ("title", "user", "created_at", "updated_at")
+    list_select_related = ("user",)
+    search_fields = ("title",)

@@ -1,0 +1,88 @@
+"""ask_in_conversation(): run one turn through the answering layer and record it."""
+
+import time
+
+from django.db import transaction
+from django.utils import timezone
+
+from answering.answer import TurnResult, answer_turn
+from answering.understanding import QueryFrame
+from chat.models import Conversation, Turn
+from chat.privacy import mask_personal_numbers
+
+# Earlier questions handed to understanding: enough for a follow-up, bounded for the prompt.
+HISTORY_TURNS = 6
+
+
+def _prior_frame(turn: Turn | None) -> QueryFrame | None:
+    if turn is None or not turn.frame:
+        return None
+    data = turn.frame
+    return QueryFrame(
+        turn_type=data.get("turn_type") or "drug_attribute",
+        drugs=tuple(data.get("drugs") or ()),
+        unknown_drugs=tuple(data.get("unknown_drugs") or ()),
+        attribute=data.get("attribute"),
+        population=data.get("population"),
+        weight_kg=data.get("weight_kg"),
+        age_text=data.get("age_text"),
+        condition=data.get("condition"),
+        relation=data.get("relation"),
+        route=data.get("route"),
+        needs_clarify=turn.decision == Turn.Decision.CLARIFY,
+        standalone_query=turn.question,
+    )
+
+
+def citation_records(result: TurnResult) -> list[dict[str, object]]:
+    return [
+        {
+            "index": c.index,
+            "chunk_id": c.chunk_id,
+            "content_hash": c.content_hash,
+            "drug_id": c.drug_id,
+            "drug_name": c.drug_name,
+            "section_key": c.section_key,
+            "section_title": c.section_title,
+            "label": c.label,
+            "page_start": c.page_start,
+            "page_end": c.page_end,
+            "text": c.text,
+            "quarantined": c.quarantined,
+        }
+        for c in result.citations
+    ]
+
+
+def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
+    masked = mask_personal_numbers(question or "")
+    earlier = list(conversation.turns.order_by("-order")[:HISTORY_TURNS])
+    history = [t.question for t in reversed(earlier)]
+    started = time.perf_counter()
+    result = answer_turn(masked, history, _prior_frame(earlier[0] if earlier else None))
+    elapsed = (time.perf_counter() - started) * 1000
+    payload = result.as_dict()
+    with transaction.atomic():
+        order = (earlier[0].order + 1) if earlier else 1
+        turn = Turn.objects.create(
+            conversation=conversation,
+            order=order,
+            question=masked,
+            decision=result.decision,
+            reason=result.reason,
+            frame=payload["frame"],
+            answer_text=result.answer_text,
+            blocks=payload["blocks"],
+            citations=citation_records(result),
+            quick_replies=result.quick_replies,
+            near_misses=result.near_misses,
+            disclaimer=result.disclaimer,
+            provider="disabled" if result.extractive else "model",
+            drug_ids=list(result.frame.drugs),
+            server_ms=elapsed,
+        )
+        conversation.updated_at = timezone.now()
+        if not conversation.title:
+            conversation.title = masked.strip()[:80] or "Hội thoại mới"
+        conversation.save(update_fields=["updated_at", "title"])
+    return turn

@@ -1,0 +1,91 @@
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from answering.answer import DISCLAIMER, MAX_QUESTION_CHARS
+from chat.conversation import ask_in_conversation
+from chat.models import Conversation, Feedback, Turn
+
+# Text typed into the box is cut off by the browser at this many characters; the answering
+# layer itself refuses anything over MAX_QUESTION_CHARS with a clear message.
+FORM_MAX_CHARS = MAX_QUESTION_CHARS
+
+
+def _context(request: HttpRequest, conversation: Conversation | None) -> dict[str, object]:
+    return {
+        "conversation": conversation,
+        "turns": conversation.turns.prefetch_related("feedback") if conversation else [],
+        "conversations": Conversation.objects.filter(user=request.user)[:30],
+        "disclaimer": DISCLAIMER,
+        "max_chars": FORM_MAX_CHARS,
+    }
+
+
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    latest = Conversation.objects.filter(user=request.user).first()
+    if latest is not None and not latest.turns.exists():
+        return redirect("chat:conversation", pk=latest.pk)
+    return render(request, "chat/conversation.html", _context(request, None))
+
+
+@login_required
+@require_POST
+def new_conversation(request: HttpRequest) -> HttpResponse:
+    conversation = Conversation.objects.create(user=request.user)
+    url = reverse("chat:conversation", args=[conversation.pk])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return HttpResponseRedirect(url)
+
+
+@login_required
+def conversation(request: HttpRequest, pk: int) -> HttpResponse:
+    conv = get_object_or_404(Conversation, pk=pk, user=request.user)
+    return render(request, "chat/conversation.html", _context(request, conv))
+
+
+@login_required
+@require_POST
+def ask(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    if pk is None:
+        conv = Conversation.objects.create(user=request.user)
+    else:
+        conv = get_object_or_404(Conversation, pk=pk, user=request.user)
+    turn = ask_in_conversation(conv, request.POST.get("question", ""))
+    if request.htmx:
+        html = render_to_string("chat/conversation.html#turn", {"turn": turn}, request=request)
+        if turn.order == 1:
+            html += '<p id="welcome" hx-swap-oob="delete"></p>'
+        response = HttpResponse(html)
+        if pk is None:
+            # The page had no conversation yet: point the form at the new one.
+            html_form = render_to_string(
+                "chat/conversation.html#ask_form",
+                {"conversation": conv, "oob": True, "max_chars": FORM_MAX_CHARS},
+                request=request,
+            )
+            response = HttpResponse(html + html_form)
+            response["HX-Push-Url"] = reverse("chat:conversation", args=[conv.pk])
+        return response
+    return redirect("chat:conversation", pk=conv.pk)
+
+
+@login_required
+@require_POST
+def feedback(request: HttpRequest, pk: int) -> HttpResponse:
+    turn = get_object_or_404(Turn, pk=pk, conversation__user=request.user)
+    useful = request.POST.get("useful") == "1"
+    Feedback.objects.create(
+        turn=turn, user=request.user, useful=useful, comment=request.POST.get("comment", "")[:2000]
+    )
+    if request.htmx:
+        return render(
+            request, "chat/conversation.html#feedback_done", {"turn": turn, "useful": useful}
+        )
+    return redirect("chat:conversation", pk=turn.conversation_id)

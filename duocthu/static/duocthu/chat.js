@@ -1,0 +1,29 @@
+// Enter sends, Shift+Enter breaks a line; the newest card scrolls into view; a citation
+// marker opens its source in place. Everything else is htmx attributes in the template.
+(function () {
+  function form() { return document.getElementById("ask-form"); }
+
+  document.addEventListener("keydown", function (event) {
+    var box = event.target;
+    if (box.id !== "question" || event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    if (box.value.trim() !== "") form().requestSubmit();
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target.id !== "turns") return;
+    var question = document.getElementById("question");
+    if (question) { question.value = ""; question.focus(); }
+    var turns = event.detail.target.querySelectorAll(".turn");
+    var newest = turns[turns.length - 1];
+    if (newest) newest.scrollIntoView({ behavior: "smooth", block: "start" });
+  });
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a.cite");
+    if (!link) return;
+    var item = document.querySelector(link.getAttribute("href"));
+    var details = item && item.querySelector("details");
+    if (details) details.open = true;
+  });
+})();
