@@ -6,10 +6,29 @@ scope, never widen it. It is a coverage check, not a gate on what professionals 
 
 import re
 
-from corpus.text import folded_phrase
+from corpus.text import folded_phrase, keep_lower
 
-_NON_HUMAN = (
-    "cho cho",
+# With diacritics, one animal word is enough ("Chó nhà tôi bị sốt"); folded, "cho" is also
+# "for", so without diacritics only unambiguous phrases count.
+_EXACT = (
+    "chó",
+    "mèo",
+    "lợn",
+    "heo",
+    "trâu",
+    "ngựa",
+    "cún",
+    "thú y",
+    "gia súc",
+    "gia cầm",
+    "thú cưng",
+    "vật nuôi",
+    "con bò",
+    "con gà",
+    "con vịt",
+    "bò sữa",
+)
+_FOLDED = (
     "con cho",
     "cho nha",
     "cho meo",
@@ -18,7 +37,7 @@ _NON_HUMAN = (
     "thu y",
     "gia suc",
     "gia cam",
-    "heo",
+    "con heo",
     "con lon",
     "trau bo",
     "con bo",
@@ -27,15 +46,21 @@ _NON_HUMAN = (
     "thu cung",
     "cun cung",
     "chu cho",
-    "benh vien thu y",
 )
-_PATTERNS = [re.compile(rf"(?<![a-z]){re.escape(p)}(?![a-z])") for p in _NON_HUMAN]
+_EXACT_PATTERNS = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)") for p in _EXACT]
+_FOLDED_PATTERNS = [re.compile(rf"(?<![a-z]){re.escape(p)}(?![a-z])") for p in _FOLDED]
 
 
 def resolve_subject_scope(question: str, claimed: str = "human") -> str:
     """'human' or 'non_human'."""
+    exact = keep_lower(question)
     folded = folded_phrase(question)
-    scanned = "non_human" if any(p.search(folded) for p in _PATTERNS) else "human"
+    scanned = (
+        "non_human"
+        if any(p.search(exact) for p in _EXACT_PATTERNS)
+        or any(p.search(folded) for p in _FOLDED_PATTERNS)
+        else "human"
+    )
     if claimed == "non_human" or scanned == "non_human":
         return "non_human"
     return "human"
