@@ -65,12 +65,10 @@ def ask(request: HttpRequest, pk: int | None = None) -> HttpResponse:
         response = HttpResponse(html)
         if pk is None:
             # The page had no conversation yet: point the form at the new one.
-            html_form = render_to_string(
-                "chat/conversation.html#ask_form",
-                {"conversation": conv, "oob": True, "max_chars": FORM_MAX_CHARS},
-                request=request,
-            )
-            response = HttpResponse(html + html_form)
+            oob = {**_context(request, conv), "oob": True}
+            html_form = render_to_string("chat/conversation.html#ask_form", oob, request=request)
+            html_history = render_to_string("chat/conversation.html#history", oob, request=request)
+            response = HttpResponse(html + html_form + html_history)
             response["HX-Push-Url"] = reverse("chat:conversation", args=[conv.pk])
         return response
     return redirect("chat:conversation", pk=conv.pk)

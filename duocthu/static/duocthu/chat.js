@@ -19,11 +19,20 @@
     if (newest) newest.scrollIntoView({ behavior: "smooth", block: "start" });
   });
 
+  document.addEventListener("DOMContentLoaded", function () {
+    var turns = document.querySelectorAll("#turns .turn");
+    if (turns.length) turns[turns.length - 1].scrollIntoView({ block: "start" });
+  });
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest("a.cite");
     if (!link) return;
     var item = document.querySelector(link.getAttribute("href"));
-    var details = item && item.querySelector("details");
+    if (!item) return;
+    for (var node = item; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+    var details = item.querySelector("details");
     if (details) details.open = true;
   });
 })();

@@ -1,0 +1,137 @@
+"""The chat page in real headless Chromium (Debian's), driven by Playwright.
+
+The app runs as a real `runserver` process on 127.0.0.1 against the test database; the
+rows this test commits (its user and their conversations) are deleted afterwards.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+SHOTS = settings.VAR_DIR / "screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def live_app(django_db_setup, django_db_blocker) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium); CI installs it")
+    from django.contrib.auth.models import User
+
+    with django_db_blocker.unblock():
+        User.objects.filter(username="bs_trinh_duyet").delete()
+        User.objects.create_user("bs_trinh_duyet", password="duocthu-browser")
+        db = connection.settings_dict
+        url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_DEBUG": "true",
+        "ANSWER_PROVIDER": "disabled",
+        "DUOCTHU_RUN_JOBS_INLINE": "true",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(base + "/login/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        server.terminate()
+        server.wait(10)
+        with django_db_blocker.unblock():
+            User.objects.filter(username="bs_trinh_duyet").delete()
+
+
+def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_and_an_abstain(live_app: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="vi-VN")
+        page.goto(live_app + "/")
+        page.fill("#id_username", "bs_trinh_duyet")
+        page.fill("#id_password", "duocthu-browser")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#question")
+
+        page.fill("#question", "Liều paracetamol cho người lớn?")
+        page.press("#question", "Enter")
+        answer = page.locator(".card-answer").first
+        expect(answer).to_be_visible(timeout=20_000)
+        citations = answer.locator(".citations")
+        expect(citations).to_contain_text("PARACETAMOL")
+        expect(citations).to_contain_text("lieu_luong_va_cach_dung")
+        expect(citations).to_contain_text("trang 11")
+        expect(answer.locator(".disclaimer")).to_contain_text("không thay thế chỉ định của bác sĩ")
+        expect(page.locator("#question")).to_be_enabled()
+        answer.locator("a.cite").first.click()
+        expect(answer.locator(".citations details[open] blockquote").first).to_be_visible()
+        answer.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "chat-answer.png"))
+
+        page.fill("#question", "Cho mình xin liều paracetamol cho trẻ em với")
+        page.press("#question", "Enter")
+        clarify = page.locator(".card-clarify").first
+        expect(clarify).to_be_visible(timeout=20_000)
+        reply = clarify.locator("button.quick-reply", has_text="2 - 4 tuổi")
+        clarify.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "chat-clarify.png"))
+        reply.click()
+        expect(page.locator(".card-answer")).to_have_count(2, timeout=20_000)
+        expect(page.locator(".card-answer").last).to_contain_text("Trẻ em 2 - 4 tuổi: 180 mg")
+
+        page.fill("#question", "Chó nhà tôi bị sốt, cho uống ibuprofen liều bao nhiêu?")
+        page.press("#question", "Enter")
+        abstain = page.locator(".card-abstain").first
+        expect(abstain).to_be_visible(timeout=20_000)
+        expect(abstain).to_contain_text("chỉ dành cho người")
+        expect(abstain.locator(".disclaimer")).to_be_visible()
+        page.wait_for_timeout(600)  # the smooth scroll to the newest card
+        page.screenshot(path=str(SHOTS / "chat-abstain.png"))
+
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.reload()
+        expect(page.locator(".card-abstain")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator(".card-abstain").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "chat-phone.png"))
+        browser.close()
