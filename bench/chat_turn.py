@@ -39,27 +39,35 @@ def main() -> None:
     if not Drug.objects.exists():
         call_command("setup_local")
     dev = Path(settings.DUOCTHU_CORPUS_DIR).parent.parent / "eval" / "dev.jsonl"
-    questions = [json.loads(line)["question"] for line in dev.read_text().splitlines() if line.strip()]
+    questions = [
+        json.loads(line)["question"] for line in dev.read_text().splitlines() if line.strip()
+    ]
     user, _ = User.objects.get_or_create(username="bench")
     client = Client(HTTP_HX_REQUEST="true")
     client.force_login(user)
     timings = []
     try:
-        client.post(f"/c/{Conversation.objects.create(user=user).pk}/ask/", {"question": "omeprazol"})  # warm
+        client.post(
+            f"/c/{Conversation.objects.create(user=user).pk}/ask/", {"question": "omeprazol"}
+        )  # warm
         for n in range(N):
             # A fresh conversation every 10 turns, as people start new topics.
             if n % 10 == 0:
                 conversation = Conversation.objects.create(user=user)
             started = time.perf_counter()
-            response = client.post(f"/c/{conversation.pk}/ask/", {"question": questions[n % len(questions)]})
+            response = client.post(
+                f"/c/{conversation.pk}/ask/", {"question": questions[n % len(questions)]}
+            )
             timings.append((time.perf_counter() - started) * 1000)
             assert response.status_code == 200, response.status_code
     finally:
         user.delete()
     timings.sort()
     print(f"extractive chat turns through the view: {N}")
-    print(f"server time p50 {statistics.median(timings):.1f} ms, p95 {timings[int(0.95 * N)]:.1f} ms, "
-          f"max {timings[-1]:.1f} ms")
+    print(
+        f"server time p50 {statistics.median(timings):.1f} ms, p95 {timings[int(0.95 * N)]:.1f} ms, "
+        f"max {timings[-1]:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -219,3 +219,26 @@ def test_the_question_is_fenced_and_cannot_close_its_fence(scripted) -> None:  #
     question_part = user.split("CÂU HỎI:")[1]
     assert question_part.count("<<</CAU_HOI_NGUOI_DUNG>>>") == 1
     assert question_part.strip().endswith("<<</CAU_HOI_NGUOI_DUNG>>>")
+
+
+def test_numbers_are_suppressed_outside_dosage_questions_and_the_plan_is_not_fact(scripted) -> None:  # type: ignore[no-untyped-def]
+    question = "Paracetamol chống chỉ định gì?"
+    n = block_index(question, "Suy gan nặng")
+    provider = scripted(understood(question), answer("Người bệnh suy gan nặng", [n]), judge(True))
+    assert answer_turn(question, provider=provider).decision == "answer"
+    system, user = provider.complete.call_args_list[1].args[:2]
+    assert "KHÔNG đưa chữ số" in system
+    assert "KẾ HOẠCH TRÌNH BÀY (không phải dữ kiện y khoa)" in user
+    dosage = scripted(
+        understood(ADULT),
+        answer("Người lớn tối đa là 4 g/ngày", [block_index(ADULT, ADULT_TEXT)]),
+        judge(True),
+    )
+    answer_turn(ADULT, provider=dosage)
+    assert "KHÔNG đưa chữ số" not in dosage.complete.call_args_list[1].args[0]
+    judge_system, judge_user = dosage.complete.call_args_list[2].args[:2]
+    assert (
+        "(drug_id=paracetamol; thuốc=PARACETAMOL (Acetaminophen); mục=Liều lượng và cách dùng)"
+        in judge_user
+    )
+    assert "đọc HẾT danh sách" in judge_system and "DỮ LIỆU" in judge_system
