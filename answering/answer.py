@@ -287,13 +287,34 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
     return score
 
 
+def _content_words(frame: QueryFrame) -> list[str]:
+    """The question's own words that are not the drug, the section phrase or filler."""
+    from answering.understanding import condition_words
+
+    names = tuple(d.replace("_", " ") for d in frame.drugs)
+    return [w for w in condition_words(frame.standalone_query or "", names).split() if len(w) > 1]
+
+
+def _content_score(item: Evidence, content: Sequence[str]) -> int:
+    """Adjacent word pairs of the question found in the chunk count most, then single words."""
+    if not content:
+        return 0
+    text = f" {' '.join(words(item.text))} "
+    pairs = sum(f" {a} {b} " in text for a, b in zip(content, content[1:], strict=False))
+    singles = sum(f" {w} " in text for w in set(content))
+    return 3 * pairs + (singles if singles * 2 >= len(set(content)) else 0)
+
+
 def extractive_answer(retrieved: Retrieved) -> TurnResult:
     """Verbatim quotes with citations, the most relevant paragraphs first."""
     frame = retrieved.frame
     evidence = list(retrieved.evidence)
     focused: list[Evidence] = []
-    if frame.attribute in _DOSAGE_SECTIONS and (frame.population or frame.route or frame.age_text):
-        scores = {e.chunk_id: _label_score(e, frame) for e in evidence}
+    if len(evidence) > 2 and frame.turn_type not in ("drug_overview", "condition_to_drug"):
+        content = _content_words(frame)
+        scores = {
+            e.chunk_id: 10 * _label_score(e, frame) + _content_score(e, content) for e in evidence
+        }
         best = max(scores.values(), default=0)
         if best > 0:
             focused = [e for e in evidence if scores[e.chunk_id] == best]

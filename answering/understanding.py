@@ -48,6 +48,7 @@ _OVERVIEW = ("la thuoc gi", "la gi", "thuoc gi")
 _YES_NO = re.compile(r"(duoc khong|duoc ko|co .* khong$|co .* khong\b|duoc k\b)")
 _WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
 _AGE = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tháng tuổi|tháng|tuần)(?!\w)|sơ sinh")
+_COMPARE = ("so sanh", "khac nhau", "khac gi", "giong nhau")
 _INTERACTION_CUES = ("them", "cung", "chung", "phoi hop", "ket hop", "tuong tac", "nguy co")
 # An organ-function question is found by the book's own term, not the patient's story.
 _ORGAN_TERMS = {"suy_than": "clcr", "suy_gan": "suy gan"}
@@ -212,6 +213,8 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
         # last (the earlier ones are the patient's context), e.g. "...có còn được tiếp tục
         # metformin không".
         frame.drugs = drugs = (resolution.spans[-1][1],)
+    if len(drugs) >= 2 and section is None and _has(folded, _COMPARE):
+        return replace(frame, turn_type="drug_overview")
     if len(drugs) >= 2 and section in (None, "tuong_tac_thuoc"):
         return replace(frame, turn_type="interaction", attribute="tuong_tac_thuoc")
     if section == "lieu_luong_va_cach_dung" and weight_kg is not None:

@@ -91,7 +91,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         return _from_decision(frame, evidence)
 
     if frame.turn_type == "drug_overview":
-        return _from_decision(frame, drug_overview(frame.drugs[0]))
+        return _from_decision(frame, [e for drug_id in frame.drugs for e in drug_overview(drug_id)])
 
     if frame.turn_type == "drug_to_condition":
         return _from_decision(frame, find_by_section(frame.drugs[0], "chi_dinh"))
