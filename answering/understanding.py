@@ -44,6 +44,14 @@ _DRUG_TO_CONDITION = (
     "dieu tri benh gi",
     "dung de tri",
 )
+_TO_DRUG_STRICT = (
+    "thuoc nao",
+    "dung thuoc gi",
+    "uong thuoc gi",
+    "lua chon thuoc nao",
+    "nen dung thuoc",
+    "co thuoc nao",
+)
 _OVERVIEW = ("la thuoc gi", "la gi", "thuoc gi")
 _YES_NO = re.compile(r"(duoc khong|duoc ko|co .* khong$|co .* khong\b|duoc k\b)")
 _WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
@@ -56,7 +64,8 @@ _CAUSE = ("thuoc nao gay", "thuoc gi gay", "thuoc nao lam")
 _CONTRA = ("thuoc nao chong chi dinh", "chong chi dinh voi thuoc nao")
 _CONDITION_STOP = set(
     "co khong duoc ko dung thuoc nao gi cho benh nhan nguoi bi dang uong khi trong dot "
-    "bat dau thi la va voi hay tri dieu chua dieu ma de the sao a nhe oi".split()
+    "thi la va voi hay tri dieu chua ma de the sao a nhe oi toi minh nen uong em anh "
+    "chi hoi xin nhu gi".split()
 )
 
 
@@ -120,6 +129,7 @@ def condition_words(question: str, drug_names: tuple[str, ...]) -> str:
     folded = folded_phrase(question)
     for match in sorted(section_matches(question), key=lambda m: -m.start):
         folded = folded[: match.start] + " " + folded[match.start + len(match.phrase) :]
+    folded = f" {folded} ".replace(" bat dau ", " ").replace(" dieu tri ", " ").strip()
     names = {w for name in drug_names for w in folded_phrase(name).split()}
     kept = [
         w for w in folded.split() if w not in names and w not in _CONDITION_STOP and not w.isdigit()
@@ -178,6 +188,24 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
             unknown_drugs=(),
             condition=condition_words(question, ()),
         )
+    if (
+        not drugs
+        and section is None
+        and _has(folded, _TO_DRUG_STRICT)
+        and not _has(folded, _OVERVIEW)
+    ):
+        # "Có thuốc nào trị nấm candida không?": the foreign word names the condition.
+        condition = condition_words(question, ())
+        if condition:
+            return replace(
+                frame,
+                turn_type="condition_to_drug",
+                relation="indication",
+                attribute="chi_dinh",
+                unknown_drugs=(),
+                condition=condition,
+                indication=condition,
+            )
     if not drugs and not unknown and section is None:
         if _has(folded, _TO_DRUG) or _has(folded, ("dieu tri", "tri")):
             condition = condition_words(question, ())
