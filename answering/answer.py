@@ -284,7 +284,28 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
         score += any(r in haystack for r in _ROUTE_LABELS.get(frame.route, ()))
     if frame.age_text and " ".join(frame.age_text.split()) in " ".join(item.text.lower().split()):
         score += 3
+    if frame.weight_kg is not None and _weight_in_bands(frame.weight_kg, item.text):
+        score += 3
     return score
+
+
+_KG_RANGE = re.compile(r"(\d+(?:,\d+)?)\s*-\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
+_KG_BOUND = re.compile(r"([<>≤≥]|dưới|trên)\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
+
+
+def _weight_in_bands(weight: float, text: str) -> bool:
+    """Whether a weight band printed in the text ("10 - 50 kg", "< 10 kg") holds this weight."""
+    number = lambda s: float(s.replace(",", "."))  # noqa: E731 - reading a band, not checking a dose
+    for low, high in _KG_RANGE.findall(text):
+        if number(low) <= weight <= number(high):
+            return True
+    for sign, value in _KG_BOUND.findall(text):
+        bound = number(value)
+        if (sign in ("<", "≤", "dưới") and weight < bound) or (
+            sign in (">", "≥", "trên") and weight > bound
+        ):
+            return True
+    return False
 
 
 def _content_words(frame: QueryFrame) -> list[str]:
