@@ -1,0 +1,53 @@
+"""Settings come from the environment; production settings that are missing say what to set."""
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+
+def _import_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "ALLOWED_"))
+    }
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=settings.BASE_DIR,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "duocthu.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_without_a_secret_key_names_the_variable() -> None:
+    run = _import_settings(DJANGO_DEBUG="false")
+    assert run.returncode != 0 and "set DJANGO_SECRET_KEY" in run.stderr
+
+
+def test_production_without_a_database_url_names_the_variable() -> None:
+    run = _import_settings(
+        DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 50, ALLOWED_HOSTS="duocthu.bv.local"
+    )
+    assert run.returncode != 0 and "set DATABASE_URL" in run.stderr
+
+
+def test_a_malformed_boolean_is_refused_with_its_name() -> None:
+    run = _import_settings(DJANGO_DEBUG="perhaps")
+    assert run.returncode != 0 and "DJANGO_DEBUG must be true or false" in run.stderr
+
+
+def test_an_unknown_answer_provider_is_refused() -> None:
+    run = _import_settings(ANSWER_PROVIDER="gpt-cloud")
+    assert (
+        run.returncode != 0 and "ANSWER_PROVIDER must be disabled, bedrock or openai" in run.stderr
+    )
+
+
+def test_development_defaults_are_safe() -> None:
+    assert "127.0.0.1" in settings.ALLOWED_HOSTS and "*" not in settings.ALLOWED_HOSTS
+    assert settings.ANSWER_PROVIDER == "disabled" or os.environ.get("ANSWER_PROVIDER")
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
