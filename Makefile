@@ -18,6 +18,7 @@ test: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy duocthu corpus retrieval answering chat
 
 bench: $(VENV)/.installed
 	$(PY) bench/resolver.py

@@ -451,7 +451,7 @@ def frame_from_model(
     quick = tuple(
         dict.fromkeys(r.strip() for r in replies if isinstance(r, str) and 0 < len(r.strip()) <= 40)
     )[:4]
-    patient = raw.get("patient") if isinstance(raw.get("patient"), dict) else {}
+    patient: dict[str, Any] = raw["patient"] if isinstance(raw.get("patient"), dict) else {}
     frame = QueryFrame(
         turn_type=turn_type,
         drugs=tuple(drugs),

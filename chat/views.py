@@ -1,20 +1,30 @@
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
 
 from answering.answer import DISCLAIMER, MAX_QUESTION_CHARS
 from chat.conversation import ask_in_conversation
 from chat.models import Conversation, Feedback, Turn
+
+
+class ChatRequest(HttpRequest):
+    """What the views see: a logged-in user (login_required) and django-htmx's details."""
+
+    htmx: HtmxDetails
+    user: User  # type: ignore[assignment]
+
 
 # Text typed into the box is cut off by the browser at this many characters; the answering
 # layer itself refuses anything over MAX_QUESTION_CHARS with a clear message.
 FORM_MAX_CHARS = MAX_QUESTION_CHARS
 
 
-def _context(request: HttpRequest, conversation: Conversation | None) -> dict[str, object]:
+def _context(request: ChatRequest, conversation: Conversation | None) -> dict[str, object]:
     return {
         "conversation": conversation,
         "turns": conversation.turns.prefetch_related("feedback") if conversation else [],
@@ -25,7 +35,7 @@ def _context(request: HttpRequest, conversation: Conversation | None) -> dict[st
 
 
 @login_required
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: ChatRequest) -> HttpResponse:
     latest = Conversation.objects.filter(user=request.user).first()
     if latest is not None and not latest.turns.exists():
         return redirect("chat:conversation", pk=latest.pk)
@@ -34,7 +44,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def new_conversation(request: HttpRequest) -> HttpResponse:
+def new_conversation(request: ChatRequest) -> HttpResponse:
     conversation = Conversation.objects.create(user=request.user)
     url = reverse("chat:conversation", args=[conversation.pk])
     if request.htmx:
@@ -45,21 +55,21 @@ def new_conversation(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def conversation(request: HttpRequest, pk: int) -> HttpResponse:
+def conversation(request: ChatRequest, pk: int) -> HttpResponse:
     conv = get_object_or_404(Conversation, pk=pk, user=request.user)
     return render(request, "chat/conversation.html", _context(request, conv))
 
 
 @login_required
 @require_POST
-def ask(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+def ask(request: ChatRequest, pk: int | None = None) -> HttpResponse:
     if pk is None:
         conv = Conversation.objects.create(user=request.user)
     else:
         conv = get_object_or_404(Conversation, pk=pk, user=request.user)
     turn = ask_in_conversation(conv, request.POST.get("question", ""))
     if request.htmx:
-        html = render_to_string("chat/conversation.html#turn", {"turn": turn}, request=request)
+        html: str = render_to_string("chat/conversation.html#turn", {"turn": turn}, request=request)
         if turn.order == 1:
             html += '<p id="welcome" hx-swap-oob="delete"></p>'
         response = HttpResponse(html)
@@ -76,7 +86,7 @@ def ask(request: HttpRequest, pk: int | None = None) -> HttpResponse:
 
 @login_required
 @require_POST
-def feedback(request: HttpRequest, pk: int) -> HttpResponse:
+def feedback(request: ChatRequest, pk: int) -> HttpResponse:
     turn = get_object_or_404(Turn, pk=pk, conversation__user=request.user)
     useful = request.POST.get("useful") == "1"
     Feedback.objects.create(

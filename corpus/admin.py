@@ -2,7 +2,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.postgres.search import SearchQuery
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
@@ -25,7 +24,8 @@ from corpus.models import (
 from corpus.tables import table_rows
 
 
-def is_reviewer(user: AbstractBaseUser | AnonymousUser) -> bool:
+def is_reviewer(user: Any) -> bool:
+    """Membership of the reviewer group decides; being staff or superuser does not."""
     return bool(user.is_authenticated and user.groups.filter(name=REVIEWER_GROUP).exists())
 
 
@@ -252,19 +252,20 @@ class ChunkAdmin(admin.ModelAdmin):
         chunk = get_object_or_404(Chunk.objects.select_related("section__drug"), pk=pk)
         reviewer = is_reviewer(request.user)
         if request.method == "POST":
-            if not reviewer:
+            user = request.user
+            if not reviewer or not user.is_authenticated:
                 raise PermissionDenied(f"Chỉ thành viên nhóm «{REVIEWER_GROUP}» được quyết định.")
             form = ReviewForm(request.POST)
             if form.is_valid():
                 decision = form.cleaned_data["decision"]
                 note = form.cleaned_data["note"]
                 if decision == "approve":
-                    chunk.approve(by=request.user, note=note)
+                    chunk.approve(by=user, note=note)
                 elif decision == "edit":
-                    chunk.approve(by=request.user, note=note, text=form.cleaned_data["text"])
+                    chunk.approve(by=user, note=note, text=form.cleaned_data["text"])
                     enqueue_embedding([chunk.pk])
                 else:
-                    chunk.keep_quarantined(by=request.user, note=note)
+                    chunk.keep_quarantined(by=user, note=note)
                 self.message_user(request, f"Đã ghi quyết định cho {chunk}.", messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:corpus_chunk_review_queue"))
         else:

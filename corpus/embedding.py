@@ -30,8 +30,11 @@ class EmbeddingUnavailable(Exception):
 
 
 class Embedder(Protocol):
-    name: str
-    dimensions: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 

@@ -1,4 +1,5 @@
 import hashlib
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
@@ -8,6 +9,9 @@ from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from corpus.sections import SECTION_KEYS, SECTION_TITLES
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 SECTION_CHOICES = [(key, SECTION_TITLES[key]) for key in SECTION_KEYS]
 
@@ -208,7 +212,7 @@ class Chunk(models.Model):
         return self.embedding is None or self.embedded_hash != self.content_hash
 
     @transaction.atomic
-    def approve(self, *, by: models.Model, note: str = "", text: str | None = None) -> None:
+    def approve(self, *, by: "AbstractBaseUser", note: str = "", text: str | None = None) -> None:
         """Approve as-is, or with a corrected text; the decision goes to the history."""
         before = self.text
         decision = ChunkReview.Decision.APPROVED if text is None else ChunkReview.Decision.EDITED
@@ -222,7 +226,7 @@ class Chunk(models.Model):
         self.save()
         ChunkReview.objects.create(
             chunk=self,
-            user=by,
+            user_id=by.pk,
             decision=decision,
             before=before,
             after=self.text,
@@ -233,7 +237,7 @@ class Chunk(models.Model):
         )
 
     @transaction.atomic
-    def keep_quarantined(self, *, by: models.Model, note: str = "") -> None:
+    def keep_quarantined(self, *, by: "AbstractBaseUser", note: str = "") -> None:
         self.requires_visual_check = True
         self.has_quarantined_content = True
         self.review_state = Chunk.Review.KEPT
@@ -241,7 +245,7 @@ class Chunk(models.Model):
         self.save()
         ChunkReview.objects.create(
             chunk=self,
-            user=by,
+            user_id=by.pk,
             decision=ChunkReview.Decision.KEPT,
             before=self.text,
             after=self.text,

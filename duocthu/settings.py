@@ -7,6 +7,7 @@ DJANGO_DEBUG off, anything that must be chosen on purpose fails with a message n
 import os
 import warnings
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -122,7 +123,9 @@ TEMPLATES = [
 if os.environ.get("DATABASE_URL"):
     import dj_database_url
 
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES: dict[str, Any] = {
+        "default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)
+    }
 else:
     if not DEBUG:
         raise ImproperlyConfigured(
@@ -131,7 +134,7 @@ else:
         )
     from duocthu.devdb import embedded_database, ensure_database_exists
 
-    DATABASES = {"default": embedded_database(VAR_DIR)}
+    DATABASES = {"default": dict(embedded_database(VAR_DIR))}
     ensure_database_exists(DATABASES["default"])
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

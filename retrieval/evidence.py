@@ -97,7 +97,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         return _from_decision(frame, find_by_section(frame.drugs[0], "chi_dinh"))
 
     if frame.turn_type == "interaction":
-        evidence: list[Evidence] = []
+        evidence = []
         for drug_id in frame.drugs:
             others = [d for d in frame.drugs if d != drug_id]
             hits = []

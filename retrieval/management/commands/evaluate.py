@@ -67,8 +67,8 @@ class Command(BaseCommand):
         results = []
         for row in rows:
             result = retrieve_for_frame(understand(row["question"]), row["question"])
-            line = result_line(row.get("id", ""), result)
-            results.append(line)
+            got = result_line(row.get("id", ""), result)
+            results.append(got)
             expect = row.get("expect", {})
             checks = {
                 "drugs": ("drugs", lambda e, r: set(e) == set(r["frame"]["drugs"])),
@@ -84,16 +84,16 @@ class Command(BaseCommand):
             for key, (name, check) in checks.items():
                 if key not in expect:
                     continue
-                ok = bool(check(expect[key], line))
+                ok = bool(check(expect[key], got))
                 tally[name][0] += ok
                 tally[name][1] += 1
                 if key == "attribute":
                     per_section[expect[key]][0] += ok
                     per_section[expect[key]][1] += 1
                 if not ok:
-                    got = line["decision"] if key == "decision" else line["frame"].get(key)
+                    value = got["decision"] if key == "decision" else got["frame"].get(key)
                     failures.append(
-                        f"{row.get('id')} {name}: expected {expect[key]!r}, got {got!r}"
+                        f"{row.get('id')} {name}: expected {expect[key]!r}, got {value!r}"
                     )
         scores = {name: round(ok / total, 3) for name, (ok, total) in tally.items() if total}
         sections = {k: round(ok / total, 3) for k, (ok, total) in sorted(per_section.items())}
