@@ -51,7 +51,7 @@ class SectionInline(admin.TabularInline):
 class AliasInline(admin.TabularInline):
     model = Alias
     fields = ("name", "kind", "source_page")
-    extra = 0
+    extra = 1
 
 
 @admin.register(Drug)
@@ -96,6 +96,17 @@ class DrugAdmin(admin.ModelAdmin):
     @admin.display(description="chờ kiểm tra", ordering="n_quarantined")
     def n_quarantined(self, obj: Drug) -> int:
         return obj.n_quarantined  # type: ignore[attr-defined]
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """Aliases typed by a pharmacist get their folded form for matching."""
+        from corpus.text import folded_phrase
+
+        for alias in formset.save(commit=False):
+            alias.folded = folded_phrase(alias.name)
+            alias.save()
+        for removed in formset.deleted_objects:
+            removed.delete()
+        formset.save_m2m()
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Drug], search_term: str):  # type: ignore[no-untyped-def]
         from corpus.text import folded_phrase

@@ -572,7 +572,10 @@ def _sync_aliases(
                 row.page,
             )
     existing = {(a.drug.drug_id, a.name, a.kind): a for a in Alias.objects.select_related("drug")}
-    stale = [a.pk for key, a in existing.items() if key not in wanted]
+    # Names a pharmacist added in the admin are not the book's, so ingest never removes them.
+    stale = [
+        a.pk for key, a in existing.items() if key not in wanted and a.kind != Alias.Kind.CURATED
+    ]
     if stale:
         Alias.objects.filter(pk__in=stale).delete()
         summary.deleted["aliases"] += len(stale)

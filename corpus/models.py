@@ -54,11 +54,12 @@ class Alias(models.Model):
         INN = "inn", "Tên chung quốc tế"
         TRADE_NAME = "trade_name", "Tên thương mại (trong chuyên luận)"
         BRAND_INDEX = "brand_index", "Mục lục biệt dược"
+        CURATED = "curated", "Dược sĩ thêm"
 
     drug = models.ForeignKey(Drug, on_delete=models.CASCADE, related_name="aliases")
     name = models.CharField(max_length=255)
     folded = models.CharField(max_length=255, db_index=True)
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CURATED)
     source_page = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:

@@ -161,3 +161,15 @@ def test_one_big_markdown_file_loads_with_pages_from_the_book_index(
     assert Section.objects.filter(
         drug__drug_id="amphotericin_b", section_key="qua_lieu_va_xu_tri"
     ).exists()
+
+
+def test_an_alias_a_pharmacist_added_survives_reingest_and_resolves(corpus_dir: Path) -> None:
+    from retrieval.catalog import get_resolver
+
+    drug = Drug.objects.get(drug_id="xanh_methylen")
+    Alias.objects.create(drug=drug, name="Methylene blue BV", folded="methylene blue bv")
+    ingest_formulary(corpus_dir)
+    assert Alias.objects.filter(
+        drug=drug, name="Methylene blue BV", kind=Alias.Kind.CURATED
+    ).exists()
+    assert get_resolver().resolve("liều methylene blue bv cho người lớn") == ("xanh_methylen",)
