@@ -282,7 +282,9 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
         score += any(p in haystack for p in _POPULATION_LABELS.get(frame.population, ()))
     if frame.route:
         score += any(r in haystack for r in _ROUTE_LABELS.get(frame.route, ()))
-    if frame.age_text and " ".join(frame.age_text.split()) in " ".join(item.text.lower().split()):
+    if frame.age_text and " ".join(fold(frame.age_text).split()) in " ".join(
+        fold(item.text).split()
+    ):
         score += 3
     if frame.weight_kg is not None and _weight_in_bands(frame.weight_kg, item.text):
         score += 3

@@ -55,7 +55,9 @@ _TO_DRUG_STRICT = (
 _OVERVIEW = ("la thuoc gi", "la gi", "thuoc gi")
 _YES_NO = re.compile(r"(duoc khong|duoc ko|co .* khong$|co .* khong\b|duoc k\b)")
 _WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
-_AGE = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tháng tuổi|tháng|tuần)(?!\w)|sơ sinh")
+_AGE = re.compile(
+    r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tuoi|tháng tuổi|thang tuoi|tháng|thang|tuần|tuan)(?!\w)|sơ sinh|so sinh"
+)
 _COMPARE = ("so sanh", "khac nhau", "khac gi", "giong nhau")
 _INTERACTION_CUES = ("them", "cung", "chung", "phoi hop", "ket hop", "tuong tac", "nguy co")
 # An organ-function question is found by the book's own term, not the patient's story.
