@@ -49,6 +49,8 @@ class SourceMonograph:
     page_start: int | None
     page_end: int | None
     sha256: str
+    # From a PDF: (character offset inside this monograph, page number) where each page starts.
+    page_marks: list[tuple[int, int]] | None = None
 
 
 @dataclass
@@ -140,13 +142,16 @@ def read_source(path: Path) -> tuple[list[SourceMonograph], list[IndexRow]]:
     if path.is_dir():
         monographs = _read_folder(path)
         index_dir = path / "book-index"
+    elif path.is_file() and path.suffix.lower() == ".pdf":
+        monographs = _read_pdf(path)
+        index_dir = path.parent / "book-index"
     elif path.is_file():
         monographs = _read_single_file(path)
         index_dir = path.parent / "book-index"
     else:
         raise CorpusFormatError(str(path), 0, "no such file or folder")
     index_rows = _read_book_index(index_dir) if index_dir.is_dir() else []
-    if not index_dir.is_dir() or path.is_file():
+    if path.is_file() and path.suffix.lower() != ".pdf":
         _pages_from_index(monographs, index_rows)
     seen: dict[str, SourceMonograph] = {}
     for monograph in monographs:
@@ -209,6 +214,32 @@ def _read_single_file(file: Path) -> list[SourceMonograph]:
         SourceMonograph(parse_monograph(piece, str(file), line), None, None, _sha(piece))
         for line, piece in split_monographs(text, str(file))
     ]
+
+
+def _read_pdf(file: Path) -> list[SourceMonograph]:
+    """The book's PDF: converted by font cues, with each chunk's real page numbers."""
+    from corpus.pdf import page_at, pdf_to_markdown
+
+    text, marks = pdf_to_markdown(file)
+    line_offsets = [0]
+    for line in text.split("\n"):
+        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    result = []
+    for first_line, piece in split_monographs(text, str(file)):
+        begin = line_offsets[first_line - 1]
+        local = [(0, page_at(marks, begin))] + [
+            (start - begin, page) for start, page in marks if begin < start < begin + len(piece)
+        ]
+        result.append(
+            SourceMonograph(
+                parse_monograph(piece, str(file), first_line),
+                page_start=local[0][1],
+                page_end=page_at(marks, begin + len(piece) - 1),
+                sha256=_sha(piece),
+                page_marks=local,
+            )
+        )
+    return result
 
 
 def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
@@ -342,6 +373,10 @@ def _pages_of(source: SourceMonograph, start: int, end: int) -> tuple[int | None
     README); it is widened by one page each side, within the monograph, so the true page
     is inside the cited range.
     """
+    if source.page_marks:
+        from corpus.pdf import page_at
+
+        return page_at(source.page_marks, start), page_at(source.page_marks, max(end - 1, start))
     if source.page_start is None or source.page_end is None:
         return source.page_start, source.page_end
     length = max(source.parsed.text_length, 1)

@@ -11,7 +11,7 @@ from corpus.markdown import CorpusFormatError
 
 
 class Command(BaseCommand):
-    help = "Load the markdown conversion of Dược thư Quốc gia Việt Nam 2018 (a folder or one file)."
+    help = "Load Dược thư Quốc gia Việt Nam 2018: a corpus folder, one markdown file, or the book's PDF."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -23,7 +23,7 @@ class Command(BaseCommand):
         if not path.exists():
             raise CommandError(
                 f"No formulary at {path}. Give the path of your copy of the book "
-                "(a folder with manifest.csv and monographs/, or one markdown file)."
+                "(a folder with manifest.csv and monographs/, one markdown file, or a PDF)."
             )
         try:
             summary = ingest_formulary(path, progress=self._progress)
