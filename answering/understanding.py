@@ -139,6 +139,21 @@ def condition_words(question: str, drug_names: tuple[str, ...]) -> str:
     return " ".join(kept)
 
 
+def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
+    condition = condition_words(question, ())
+    if not condition:
+        return None
+    return replace(
+        frame,
+        turn_type="condition_to_drug",
+        relation="indication",
+        attribute="chi_dinh",
+        unknown_drugs=(),
+        condition=condition,
+        indication=condition,
+    )
+
+
 def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     """The deterministic frame of one turn."""
     folded = folded_phrase(question)
@@ -197,29 +212,14 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
         and not _has(folded, _OVERVIEW)
     ):
         # "Có thuốc nào trị nấm candida không?": the foreign word names the condition.
-        condition = condition_words(question, ())
-        if condition:
-            return replace(
-                frame,
-                turn_type="condition_to_drug",
-                relation="indication",
-                attribute="chi_dinh",
-                unknown_drugs=(),
-                condition=condition,
-                indication=condition,
-            )
+        reverse = _condition_to_drug(frame, question)
+        if reverse is not None:
+            return reverse
     if not drugs and not unknown and section is None:
         if _has(folded, _TO_DRUG) or _has(folded, ("dieu tri", "tri")):
-            condition = condition_words(question, ())
-            if condition:
-                return replace(
-                    frame,
-                    turn_type="condition_to_drug",
-                    relation="indication",
-                    attribute="chi_dinh",
-                    condition=condition,
-                    indication=condition,
-                )
+            reverse = _condition_to_drug(frame, question)
+            if reverse is not None:
+                return reverse
         if len(folded.split()) <= 12 and _has(folded, _SMALLTALK):
             return replace(frame, turn_type="smalltalk")
         return replace(frame, turn_type="out_of_scope")
