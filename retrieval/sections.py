@@ -35,6 +35,9 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "chuyển hóa",
         "thải trừ",
         "sinh khả dụng",
+        "half-life",
+        "pharmacokinetics",
+        "t1/2",
     ),
     "chi_dinh": (
         "chỉ định",
@@ -53,6 +56,8 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "dùng khi nào",
         "dùng cho bệnh gì",
         "được dùng để",
+        "indication",
+        "indications",
     ),
     "chong_chi_dinh": (
         "chống chỉ định",
@@ -60,6 +65,9 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "không nên dùng",
         "cấm dùng",
         "chống chỉ định với những ai",
+        "ccđ",
+        "contraindication",
+        "contraindications",
     ),
     "than_trong": ("thận trọng", "lưu ý", "cần chú ý", "cảnh báo", "thận trọng gì"),
     "thoi_ky_mang_thai": (
@@ -76,6 +84,9 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "thai nhi",
         "3 tháng đầu",
         "ba tháng đầu",
+        "pnct",
+        "pregnancy",
+        "pregnant",
     ),
     "thoi_ky_cho_con_bu": (
         "cho con bú",
@@ -83,6 +94,9 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "đang cho con bú",
         "nuôi con bằng sữa mẹ",
         "sữa mẹ",
+        "ccb",
+        "breastfeeding",
+        "lactation",
     ),
     "tac_dung_khong_mong_muon": (
         "tác dụng phụ",
@@ -93,6 +107,11 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "có gây",
         "gây ra",
         "có làm",
+        "tdkmm",
+        "tdp",
+        "side effect",
+        "side effects",
+        "adverse effect",
     ),
     "huong_dan_cach_xu_tri_adr": (
         "xử trí adr",
@@ -142,6 +161,10 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "nhai",
         "mở nang",
         "hòa tan",
+        "dose",
+        "dosage",
+        "dosing",
+        "liều dùng te",
     ),
     "tuong_tac_thuoc": (
         "tương tác",
@@ -161,6 +184,10 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "tăng tác dụng của",
         "nước bưởi",
         "thức ăn",
+        "ttt",
+        "interaction",
+        "interactions",
+        "drug interaction",
     ),
     "tuong_ky": (
         "tương kỵ",
@@ -178,6 +205,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "tủ lạnh",
         "hạn dùng sau khi mở",
         "để ở nhiệt độ",
+        "storage",
     ),
     "qua_lieu_va_xu_tri": (
         "quá liều",
@@ -186,6 +214,8 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "giải độc",
         "uống quá liều",
         "inr",
+        "overdose",
+        "ngộ độc thuốc",
     ),
     "thong_tin_quy_che": (
         "thông tin quy chế",
@@ -210,9 +240,12 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "tháng tuổi",
         "cháu bé",
         "em bé",
+        "children",
+        "pediatric",
+        "nhi khoa",
     ),
     "nguoi_lon": ("người lớn", "nl"),
-    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "cao tuổi", "lớn tuổi"),
+    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "cao tuổi", "lớn tuổi", "elderly"),
     "suy_than": (
         "suy thận",
         "clcr",
@@ -221,6 +254,9 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "mức lọc cầu thận",
         "lọc máu",
         "chạy thận",
+        "renal impairment",
+        "mlct",
+        "egfr",
     ),
     "suy_gan": ("suy gan", "bệnh gan", "xơ gan"),
     "phu_nu_mang_thai": (
@@ -231,8 +267,11 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "thai phụ",
         "phụ nữ có thai",
         "đang mang thai",
+        "pnct",
+        "pregnant",
+        "pregnancy",
     ),
-    "cho_con_bu": ("cho con bú", "cho bú", "đang cho con bú"),
+    "cho_con_bu": ("cho con bú", "cho bú", "đang cho con bú", "ccb", "breastfeeding"),
 }
 
 ROUTE_PHRASES: dict[str, tuple[str, ...]] = {

@@ -21,6 +21,14 @@ from retrieval.sections import populations, route_section, routes
         ("insulin bảo quản thế nào", "do_on_dinh_va_bao_quan"),
         ("chong chi dinh cua diclofenac", "chong_chi_dinh"),
         ("Ngộ độc morphin dùng naloxon liều bao nhiêu?", "qua_lieu_va_xu_tri"),
+        ("CCĐ của aspirin", "chong_chi_dinh"),
+        ("TDKMM của metformin", "tac_dung_khong_mong_muon"),
+        ("TTT giữa warfarin và aspirin", "tuong_tac_thuoc"),
+        ("PNCT dùng amoxicilin được không", "thoi_ky_mang_thai"),
+        ("contraindications of ibuprofen", "chong_chi_dinh"),
+        ("vancomycin truyền bao lâu", "lieu_luong_va_cach_dung"),
+        ("Có thể nghiền viên omeprazol không?", "lieu_luong_va_cach_dung"),
+        ("Phenytoin có làm giảm tác dụng thuốc tránh thai không?", "tuong_tac_thuoc"),
     ],
 )
 def test_routes(question: str, key: str) -> None:
