@@ -310,6 +310,16 @@ def _weight_in_bands(weight: float, text: str) -> bool:
     return False
 
 
+def as_typed(question: str, folded: str) -> str:
+    """The words of `question` whose folded form is `folded`, as the user typed them."""
+    tokens = list(re.finditer(r"\w+", question))
+    target = folded.split()
+    for i in range(len(tokens) - len(target) + 1):
+        if [fold(t.group(0)) for t in tokens[i : i + len(target)]] == target:
+            return question[tokens[i].start() : tokens[i + len(target) - 1].end()]
+    return folded
+
+
 def _content_words(frame: QueryFrame) -> list[str]:
     """The question's own words that are not the drug, the section phrase or filler."""
     from answering.understanding import condition_words
@@ -374,6 +384,44 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             )
         )
         lines.append(notice)
+    if retrieved.reason == "interaction_not_named_in_book":
+        from retrieval.catalog import get_resolver
+
+        display = get_resolver().display
+        names = " và ".join(display.get(d, d) for d in frame.drugs)
+        absent = (
+            f"Dược thư không nêu đích danh tương tác giữa {names} trong mục Tương tác thuốc; điều đó "
+            "không có nghĩa là không có tương tác. Các đoạn mục Tương tác thuốc được trích bên dưới."
+        )
+        blocks.insert(
+            0,
+            AnswerBlock(
+                "Không tìm thấy tương tác được nêu đích danh",
+                "notice",
+                "tuong_tac_thuoc",
+                frame.drugs[0],
+                [(absent, [])],
+            ),
+        )
+        lines.insert(0, absent)
+    if retrieved.reason == "condition_not_named_in_book" and frame.condition:
+        # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
+        absent = (
+            f"Dược thư không nêu «{as_typed(frame.standalone_query or '', frame.condition)}» trong mục Chống chỉ định hay Thận trọng của thuốc "
+            "này; điều đó không có nghĩa là dùng được an toàn. Toàn văn mục được trích bên dưới."
+        )
+        first = citations[0] if citations else None
+        blocks.insert(
+            0,
+            AnswerBlock(
+                "Không tìm thấy tình trạng được hỏi",
+                "notice",
+                first.section_key if first else "",
+                first.drug_id if first else "",
+                [(absent, [])],
+            ),
+        )
+        lines.insert(0, absent)
     EXTRACTIVE.inc()
     decision = "verify_pdf" if flagged else "answer"
     reason = "visual_verification_required" if flagged else retrieved.reason

@@ -13,6 +13,7 @@ from retrieval.service import (
     find_by_section,
     find_condition_in_sections,
     free_form,
+    own_names,
     retrieve_section,
 )
 
@@ -98,15 +99,16 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
 
     if frame.turn_type == "interaction":
         evidence = []
+        named = False
         for drug_id in frame.drugs:
-            others = [d for d in frame.drugs if d != drug_id]
             hits = []
-            for other in others:
-                hits += find_condition_in_sections(
-                    drug_id, other.replace("_", " "), ["tuong_tac_thuoc"]
-                )
+            for other in (d for d in frame.drugs if d != drug_id):
+                for name in own_names(other):
+                    hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
+            named = named or bool(hits)
             evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
-        return _from_decision(frame, _unique(evidence))
+        reason = None if named else "interaction_not_named_in_book"
+        return _from_decision(frame, _unique(evidence), reason)
 
     if frame.turn_type == "condition_relation" and frame.condition:
         drug_id = frame.drugs[0]

@@ -342,6 +342,22 @@ def _group_by_drug(hits: Sequence[Evidence]) -> list[Evidence]:
 # Condition relation and patient safety ---------------------------------------------------
 
 
+def own_names(drug_id: str) -> list[str]:
+    """A drug's own names (heading, other names, INN), not its brands: how other monographs
+    refer to it in their interaction sections."""
+    from corpus.models import Alias
+
+    kinds = [Alias.Kind.HEADING, Alias.Kind.OTHER_NAME, Alias.Kind.INN]
+    names = {drug_id.replace("_", " ")}
+    names.update(
+        n.split("(")[0].strip()
+        for n in Alias.objects.filter(drug__drug_id=drug_id, kind__in=kinds).values_list(
+            "name", flat=True
+        )
+    )
+    return sorted(n for n in names if n)
+
+
 def find_condition_in_sections(
     drug_id: str, condition: str, section_keys: Sequence[str]
 ) -> list[Evidence]:

@@ -128,3 +128,22 @@ def test_empty_and_overlong_questions_get_a_clear_message() -> None:
     assert ask("").reason == "empty_question"
     long = ask("liều " * (MAX_QUESTION_CHARS // 4))
     assert long.reason == "question_too_long" and str(MAX_QUESTION_CHARS) in long.answer_text
+
+
+def test_a_condition_the_book_does_not_name_is_said_plainly_never_as_safe() -> None:
+    result = ask("Phenytoin có dùng cho người bị mụn trứng cá được không?")
+    assert result.decision == "answer" and result.reason == "condition_not_named_in_book"
+    notice = result.blocks[0]
+    assert notice.kind == "notice"
+    assert "không nêu «mụn trứng cá»" in notice.claims[0][0]
+    assert "không có nghĩa là dùng được an toàn" in result.answer_text
+    assert {c.section_key for c in result.citations} == {"chong_chi_dinh"}
+
+
+def test_an_interaction_the_book_does_not_name_is_not_reported_as_none() -> None:
+    result = ask("Amlodipin dùng chung với xanh methylen được không?")
+    assert result.reason == "interaction_not_named_in_book"
+    assert "không có nghĩa là không có tương tác" in result.blocks[0].claims[0][0]
+    named = ask("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?")
+    assert named.reason != "interaction_not_named_in_book"
+    assert "Chống chỉ định phối hợp" in named.answer_text

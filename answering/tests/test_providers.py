@@ -48,9 +48,14 @@ class _FakeModelServer(BaseHTTPRequestHandler):
         pass
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        """The client gave up on a slow reply on purpose (the budget test)."""
+
+
 @pytest.fixture
 def model_server() -> Iterator[ThreadingHTTPServer]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeModelServer)
+    server = _QuietServer(("127.0.0.1", 0), _FakeModelServer)
     server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
