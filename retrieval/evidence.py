@@ -107,8 +107,8 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
                     hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
             named = named or bool(hits)
             evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
-        reason = None if named else "interaction_not_named_in_book"
-        return _from_decision(frame, _unique(evidence), reason)
+        absence = None if named else "interaction_not_named_in_book"
+        return _from_decision(frame, _unique(evidence), absence)
 
     if frame.turn_type == "condition_relation" and frame.condition:
         drug_id = frame.drugs[0]
