@@ -384,6 +384,9 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             )
         )
         lines.append(notice)
+    for block in _safety_blocks(retrieved, citations):
+        blocks.append(block)
+        lines += [text + "".join(f" [{i}]" for i in cited) for text, cited in block.claims]
     if retrieved.reason == "interaction_not_named_in_book":
         from retrieval.catalog import get_resolver
 
@@ -435,6 +438,44 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         near_misses=retrieved.near_misses,
         extractive=True,
     )
+
+
+_FACETS = {
+    "interaction": "tương tác với {query}",
+    "warning": "chống chỉ định/thận trọng khi {query}",
+    "pregnancy": "dùng khi mang thai",
+    "breastfeeding": "dùng khi cho con bú",
+}
+
+
+def _safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[AnswerBlock]:
+    """One line per indicated drug and facet: the cited passages, or that the book names none."""
+    from retrieval.catalog import get_resolver
+
+    display = get_resolver().display
+    index = {c.chunk_id: c.index for c in citations}
+    blocks = []
+    for finding in retrieved.safety:
+        facet = _FACETS[finding.facet].format(query=display.get(finding.query, finding.query))
+        name = display.get(finding.drug_id, finding.drug_id)
+        cited = [index[e.chunk_id] for e in finding.evidence if e.chunk_id in index]
+        if cited:
+            text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
+        else:
+            text = (
+                f"{name}: Dược thư không nêu về {facet}; chưa đủ bằng chứng, "
+                "không có nghĩa là an toàn."
+            )
+        blocks.append(
+            AnswerBlock(
+                f"Theo bối cảnh người bệnh · {name}",
+                "warning",
+                "tuong_tac_thuoc" if finding.facet == "interaction" else "chong_chi_dinh",
+                finding.drug_id,
+                [(text, cited)],
+            )
+        )
+    return blocks
 
 
 def _notice_text(flagged: Sequence[Citation]) -> str:

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 from answering.policy import resolve_subject_scope
 from corpus.text import folded_phrase, keep_lower
 from retrieval.catalog import get_resolver
-from retrieval.sections import populations, route_section, routes, section_matches
+from retrieval.sections import (
+    population_matches,
+    populations,
+    route_section,
+    routes,
+    section_matches,
+)
 
 if TYPE_CHECKING:
     from answering.providers import Budget, Provider
@@ -67,7 +73,7 @@ _CONTRA = ("thuoc nao chong chi dinh", "chong chi dinh voi thuoc nao")
 _CONDITION_STOP = set(
     "co khong duoc ko dung thuoc nao gi cho benh nhan nguoi bi dang uong khi trong dot "
     "thi la va voi hay tri dieu chua ma de the sao a nhe oi toi minh nen uong em anh "
-    "chi hoi xin nhu gi".split()
+    "chi hoi xin nhu gi bn".split()
 )
 
 
@@ -126,11 +132,20 @@ def _has(folded: str, phrases: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])", folded) for p in phrases)
 
 
-def condition_words(question: str, drug_names: tuple[str, ...]) -> str:
-    """The question with drug names, section phrases, populations and filler removed."""
+def condition_words(
+    question: str, drug_names: tuple[str, ...], *, drop_populations: bool = False
+) -> str:
+    """The question with drug names, section phrases (and population phrases) and filler removed."""
     folded = folded_phrase(question)
-    for match in sorted(section_matches(question), key=lambda m: -m.start):
-        folded = folded[: match.start] + " " + folded[match.start + len(match.phrase) :]
+    matches = section_matches(question) + (population_matches(question) if drop_populations else [])
+    for match in sorted(matches, key=lambda m: -m.start):
+        if folded[match.start : match.start + len(match.phrase)] != match.phrase:
+            continue  # overlapping a phrase already cut
+        folded = (
+            folded[: match.start]
+            + " " * len(match.phrase)
+            + folded[match.start + len(match.phrase) :]
+        )
     folded = f" {folded} ".replace(" bat dau ", " ").replace(" dieu tri ", " ").strip()
     names = {w for name in drug_names for w in folded_phrase(name).split()}
     kept = [
@@ -139,8 +154,39 @@ def condition_words(question: str, drug_names: tuple[str, ...]) -> str:
     return " ".join(kept)
 
 
+_CURRENT_CUES = ("dang dung", "dang uong", "dang su dung", "dang tiem", "dang dieu tri bang")
+# Organ function and pregnancy states that the safety facets search for by the book's words.
+_POPULATION_CONDITIONS = {"suy_than": "suy thận", "suy_gan": "suy gan"}
+
+
+def _current_medicines(folded: str, spans: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """Drugs named after "đang dùng/đang uống" (the patient's medicines, not the question's)."""
+    found: list[str] = []
+    for cue in _CURRENT_CUES:
+        for match in re.finditer(rf"(?<![a-z]){cue}(?![a-z])", folded):
+            tail = folded[match.end() : match.end() + 80]
+            for phrase, drug_id in spans:
+                if (
+                    re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", tail)
+                    and drug_id not in found
+                ):
+                    found.append(drug_id)
+    return tuple(found)
+
+
+def _patient(current: tuple[str, ...], population: str | None) -> PatientContext:
+    condition = _POPULATION_CONDITIONS.get(population or "")
+    return PatientContext(
+        current_medicines=current,
+        comorbidities=(condition,) if condition else (),
+        renal=population == "suy_than",
+        hepatic=population == "suy_gan",
+        pregnancy=population == "phu_nu_mang_thai",
+    )
+
+
 def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
-    condition = condition_words(question, ())
+    condition = condition_words(question, (), drop_populations=True)
     if not condition:
         return None
     return replace(
@@ -195,6 +241,24 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     if frame.subject_scope != "human":
         frame.turn_type = "out_of_scope"
         return frame
+    current = _current_medicines(folded, resolution.spans)
+    if drugs and set(drugs) <= set(current) and _has(folded, _TO_DRUG_STRICT):
+        # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
+        # medicines, the question is which drug treats the condition.
+        names = tuple(d.replace("_", " ") for d in drugs) + tuple(p for p, _ in resolution.spans)
+        condition = condition_words(question, names, drop_populations=True)
+        if condition:
+            return replace(
+                frame,
+                turn_type="condition_to_drug",
+                relation="indication",
+                attribute="chi_dinh",
+                drugs=(),
+                unknown_drugs=(),
+                condition=condition,
+                indication=condition,
+                patient=_patient(current, frame.population),
+            )
     if not drugs and _has(folded, _CAUSE):
         # "Thuốc nào gây hội chứng Stevens-Johnson?": the foreign words name the condition.
         return replace(

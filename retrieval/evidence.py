@@ -7,6 +7,7 @@ from answering.understanding import QueryFrame
 from retrieval.service import (
     Decision,
     Evidence,
+    SafetyFinding,
     decide,
     drug_overview,
     find_by_indication,
@@ -14,6 +15,7 @@ from retrieval.service import (
     find_condition_in_sections,
     free_form,
     own_names,
+    patient_safety,
     retrieve_section,
 )
 
@@ -32,6 +34,7 @@ class Retrieved:
     quick_replies: list[str] = field(default_factory=list)
     clarifying_question: str | None = None
     near_misses: list[str] = field(default_factory=list)
+    safety: list[SafetyFinding] = field(default_factory=list)
 
 
 def _from_decision(
@@ -78,7 +81,11 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         if not evidence:
             return Retrieved(frame, [], "abstain", "no_indication_match")
         frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
-        return _from_decision(frame, evidence)
+        safety = _safety_for(frame)
+        pooled = _unique(evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]])
+        retrieved = _from_decision(frame, pooled)
+        retrieved.safety = safety
+        return retrieved
 
     if frame.turn_type == "condition_relation" and not frame.drugs:
         section = (
@@ -168,6 +175,26 @@ def _band_months(band: str) -> float:
         return -1.0 if "Sơ sinh" in band else 10_000.0
     unit = match.group(2) or ("tháng" if "tháng" in band and "tuổi" not in band else "tuổi")
     return float(match.group(1)) * (1 if unit == "tháng" else 12)
+
+
+# Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).
+SAFETY_HITS_PER_FACET = 2
+
+
+def _safety_for(frame: QueryFrame) -> list[SafetyFinding]:
+    """Per-facet safety evidence for each indicated drug, from the patient's own context."""
+    patient = frame.patient
+    if not (patient.current_medicines or patient.comorbidities or patient.pregnancy):
+        return []
+    findings: list[SafetyFinding] = []
+    for drug_id in frame.drugs:
+        findings += patient_safety(
+            drug_id,
+            current_medicines=list(patient.current_medicines),
+            conditions=list(patient.comorbidities),
+            pregnant=patient.pregnancy,
+        )
+    return findings
 
 
 def _spread(items: list[str], n: int) -> list[str]:

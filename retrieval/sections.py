@@ -335,6 +335,10 @@ def route_section(text: str) -> str | None:
     return longest.key
 
 
+def population_matches(text: str) -> list[PhraseMatch]:
+    return _matches(text, _POPULATIONS)
+
+
 def populations(text: str) -> list[str]:
     seen: list[str] = []
     for match in sorted(_matches(text, _POPULATIONS), key=lambda m: m.start):

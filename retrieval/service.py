@@ -400,12 +400,10 @@ def patient_safety(
     """Separate, facet-specific searches for one already-indicated drug."""
     findings = []
     for medicine in current_medicines:
-        names = {medicine, *Drug.objects.filter(drug_id=medicine).values_list("heading", flat=True)}
+        # A current medicine selects an interaction chunk only when that medicine is named there.
         hits: list[Evidence] = []
-        for name in names:
-            hits += find_condition_in_sections(
-                drug_id, name.split("(")[0].replace("_", " "), ["tuong_tac_thuoc"]
-            )
+        for name in own_names(medicine):
+            hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
         findings.append(SafetyFinding(drug_id, "interaction", medicine, _unique(hits)))
     for condition in conditions:
         hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])

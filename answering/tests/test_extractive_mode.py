@@ -147,3 +147,22 @@ def test_an_interaction_the_book_does_not_name_is_not_reported_as_none() -> None
     named = ask("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?")
     assert named.reason != "interaction_not_named_in_book"
     assert "Chống chỉ định phối hợp" in named.answer_text
+
+
+def test_a_patient_case_lists_indicated_drugs_with_per_facet_safety_evidence() -> None:
+    result = ask("BN đang dùng warfarin, bị viêm khớp dạng thấp dùng thuốc gì?")
+    assert result.frame.turn_type == "condition_to_drug"
+    assert result.frame.patient.current_medicines == ("warfarin",)
+    assert "warfarin" not in result.frame.drugs  # the patient's medicine is not a candidate
+    safety = [b for b in result.blocks if b.title.startswith("Theo bối cảnh người bệnh")]
+    assert safety and all(b.kind == "warning" for b in safety)
+    texts = [b.claims[0] for b in safety]
+    found = [(t, c) for t, c in texts if "có nêu về tương tác với WARFARIN" in t]
+    missing = [(t, c) for t, c in texts if "không nêu về tương tác với WARFARIN" in t]
+    assert found and all(c for _, c in found)  # a finding cites the interaction passage
+    assert all("không có nghĩa là an toàn" in t and not c for t, c in missing)
+    cited = {c.chunk_id: c for c in result.citations}
+    for _, indices in found:
+        assert all(result.citations[i - 1].section_key == "tuong_tac_thuoc" for i in indices)
+        assert all("warfarin" in result.citations[i - 1].text.lower() for i in indices)
+    assert cited

@@ -136,3 +136,18 @@ def test_a_different_drug_follow_up_inherits_nothing_from_the_model_path(scripte
     )
     assert frame.drugs == ("loratadin",)
     assert frame.attribute is None and frame.population is None
+
+
+def test_medicines_the_patient_takes_are_context_not_the_question() -> None:
+    frame = understand(
+        "Bệnh nhân suy thận đang uống metformin, bị tăng huyết áp nên dùng thuốc nào?"
+    )
+    assert frame.turn_type == "condition_to_drug" and frame.drugs == ()
+    assert frame.condition == "tang huyet ap"
+    assert frame.patient.current_medicines == ("metformin",)
+    assert frame.patient.renal and frame.patient.comorbidities == ("suy thận",)
+    # Named drugs without "đang dùng" stay the subject of the question.
+    assert (
+        understand("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?").turn_type
+        == "interaction"
+    )
