@@ -200,3 +200,17 @@ def test_the_admin_lists_turns_filterable_by_outcome_reason_drug_and_date(
     day = turn.created_at
     filtered = admin_client.get(url, {"created_at__year": day.year, "created_at__month": day.month})
     assert filtered.status_code == 200 and filtered.context["cl"].result_count >= 2
+
+
+def test_a_model_server_that_is_down_gives_a_named_abstain_card_not_a_500(
+    client: Client, conversation: Conversation, settings  # type: ignore[no-untyped-def]
+) -> None:
+    settings.ANSWER_PROVIDER = "openai"
+    settings.ANSWER_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
+    settings.ANSWER_MODEL = "qwen2.5-7b-instruct"
+    response = _ask(client, conversation, "Liều paracetamol cho người lớn?", **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200 and "card-abstain" in html
+    assert "Dịch vụ mô hình ngôn ngữ không phản hồi" in html and DISCLAIMER in html
+    turn = Turn.objects.get(conversation=conversation)
+    assert turn.reason == "understanding_provider_unavailable" and turn.decision == "abstain"
