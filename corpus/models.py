@@ -42,10 +42,6 @@ class Drug(models.Model):
     def __str__(self) -> str:
         return self.heading
 
-    @property
-    def display_name(self) -> str:
-        return self.heading
-
 
 class Alias(models.Model):
     class Kind(models.TextChoices):
@@ -127,9 +123,6 @@ class Section(models.Model):
 
 
 class ChunkQuerySet(models.QuerySet["Chunk"]):
-    def in_book_order(self) -> "ChunkQuerySet":
-        return self.order_by("section__drug__drug_id", "section__order", "part_index")
-
     def awaiting_review(self) -> "ChunkQuerySet":
         return self.filter(requires_visual_check=True)
 
@@ -207,10 +200,6 @@ class Chunk(models.Model):
     @property
     def is_edited(self) -> bool:
         return self.text != self.source_text
-
-    @property
-    def needs_embedding(self) -> bool:
-        return self.embedding is None or self.embedded_hash != self.content_hash
 
     @transaction.atomic
     def approve(self, *, by: "AbstractBaseUser", note: str = "", text: str | None = None) -> None:

@@ -33,10 +33,6 @@ def words(text: str) -> list[str]:
     return _WORD_RE.findall(fold(text))
 
 
-def exact_words(text: str) -> list[str]:
-    return re.findall(r"\w+", keep_lower(text))
-
-
 def folded_phrase(text: str) -> str:
     return " ".join(words(text))
 

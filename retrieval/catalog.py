@@ -16,7 +16,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from corpus.text import fold, words
+from corpus.text import words
 
 # Words that are never a drug on their own, whatever an alias table says (a brand called
 # "Uống" or "Da" must not turn every question into a question about it).
@@ -230,7 +230,3 @@ def get_resolver() -> CatalogDrugResolver:
     _CACHE["resolver"] = resolver
     _CACHE["stamp"] = stamp  # type: ignore[assignment]
     return resolver
-
-
-def fold_query(text: str) -> str:
-    return fold(text)

@@ -18,7 +18,7 @@ from django.db.models import F
 from pgvector.django import CosineDistance
 
 from corpus.embedding import EmbeddingUnavailable, get_embedder
-from corpus.models import Chunk, Drug
+from corpus.models import Chunk
 from corpus.sections import SECTION_TITLES
 from corpus.text import fold, folded_phrase, keep_lower, words
 
@@ -429,7 +429,3 @@ def _unique(items: Sequence[Evidence]) -> list[Evidence]:
             seen.add(item.chunk_id)
             result.append(item)
     return result
-
-
-def drugs_exist(drug_ids: Sequence[str]) -> set[str]:
-    return set(Drug.objects.filter(drug_id__in=list(drug_ids)).values_list("drug_id", flat=True))

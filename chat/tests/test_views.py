@@ -203,7 +203,9 @@ def test_the_admin_lists_turns_filterable_by_outcome_reason_drug_and_date(
 
 
 def test_a_model_server_that_is_down_gives_a_named_abstain_card_not_a_500(
-    client: Client, conversation: Conversation, settings  # type: ignore[no-untyped-def]
+    client: Client,
+    conversation: Conversation,
+    settings,  # type: ignore[no-untyped-def]
 ) -> None:
     settings.ANSWER_PROVIDER = "openai"
     settings.ANSWER_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
