@@ -205,17 +205,18 @@ def _drug_like(token: str) -> bool:
     )
 
 
-_CACHE: dict[str, CatalogDrugResolver] = {}
+# (stamp of the alias tables, resolver built from them); rebuilt when the stamp changes.
+_cached: tuple[str, CatalogDrugResolver] | None = None
 
 
 def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
     from corpus.models import Alias, BookIndexEntry, Drug
 
+    global _cached
     stamp = f"{Alias.objects.count()}:{Drug.objects.count()}:{BookIndexEntry.objects.count()}"
-    cached = _CACHE.get("resolver")
-    if cached is not None and _CACHE.get("stamp") == stamp:  # type: ignore[comparison-overlap]
-        return cached
+    if _cached is not None and _cached[0] == stamp:
+        return _cached[1]
     loaded = list(Alias.objects.values_list("name", "drug__drug_id"))
     for drug_id in Drug.objects.values_list("drug_id", flat=True):
         loaded.append((drug_id.replace("_", " "), drug_id))
@@ -227,6 +228,5 @@ def get_resolver() -> CatalogDrugResolver:
     index += [(i.replace("_", " "), i) for _, i in index]
     display = dict(Drug.objects.values_list("drug_id", "heading"))
     resolver = CatalogDrugResolver.build(loaded, index, display)
-    _CACHE["resolver"] = resolver
-    _CACHE["stamp"] = stamp  # type: ignore[assignment]
+    _cached = (stamp, resolver)
     return resolver
