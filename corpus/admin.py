@@ -107,6 +107,9 @@ class DrugAdmin(admin.ModelAdmin):
         for removed in formset.deleted_objects:
             removed.delete()
         formset.save_m2m()
+        from retrieval.catalog import forget_resolver
+
+        forget_resolver()
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Drug], search_term: str):  # type: ignore[no-untyped-def]
         from corpus.text import folded_phrase

@@ -209,6 +209,12 @@ def _drug_like(token: str) -> bool:
 _cached: tuple[str, CatalogDrugResolver] | None = None
 
 
+def forget_resolver() -> None:
+    """Drop the cached resolver (an alias was renamed in place, which the stamp cannot see)."""
+    global _cached
+    _cached = None
+
+
 def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
     from corpus.models import Alias, BookIndexEntry, Drug
