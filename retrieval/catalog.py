@@ -43,7 +43,8 @@ ABBREVIATIONS: dict[str, str] = {
 
 SALTS = frozenset(
     "hydroclorid hydrobromid natri kali sulfat citrat clorid furoat phosphat maleat tartrat "
-    "mesylat acetat besylat fumarat succinat".split()
+    "mesylat acetat besylat fumarat succinat bisulfat mesilat dihydrat monohydrat trihydrat "
+    "propionat valerat dipropionat natri".split()
 )
 _MAX_SPAN = 8
 _VI_SYLLABLE = re.compile(
@@ -201,6 +202,7 @@ def _drug_like(token: str) -> bool:
         and token.isalpha()
         and token not in COMMON_WORDS
         and token not in _UNITS
+        and token not in SALTS
         and not looks_vietnamese(token)
     )
 
