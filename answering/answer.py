@@ -223,17 +223,23 @@ def _abstain(frame: QueryFrame, reason: str, near_misses: Sequence[str] = ()) ->
     return _finish(TurnResult("abstain", reason, frame, message, near_misses=list(near_misses)))
 
 
+class _Configured:
+    """The provider the settings name (the default); tests and tools pass one explicitly."""
+
+
+CONFIGURED = _Configured()
+
+
 def answer_turn(
     question: str,
     history: Sequence[str] = (),
     prior: QueryFrame | None = None,
     *,
-    provider: Provider | None | str = "configured",
+    provider: Provider | None | _Configured = CONFIGURED,
     claimed_scope: str = "human",
 ) -> TurnResult:
     """Answer one turn. `history` is the earlier questions, `prior` the last turn's frame."""
-    chosen = get_provider() if provider == "configured" else provider
-    assert not isinstance(chosen, str)
+    chosen = get_provider() if isinstance(provider, _Configured) else provider
     question = nfc(question or "").strip()
     if not question:
         return _abstain(QueryFrame(turn_type="out_of_scope"), "empty_question")
@@ -257,7 +263,6 @@ def answer_turn(
                 retrieved.reason,
                 frame,
                 retrieved.clarifying_question or "",
-                citations=_citations(retrieved.evidence[:0]),
                 quick_replies=retrieved.quick_replies,
             )
         )
