@@ -37,3 +37,24 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
 def _no_redis_for_on_commit(settings):  # type: ignore[no-untyped-def]
     # Embedding jobs queued on commit run inline unless a test brings its own Redis.
     settings.RUN_JOBS_INLINE = True
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A loopback port nothing listens on, for a server a test starts."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def test_database_url() -> str:
+    """DATABASE_URL of the test database, for processes a test starts (a worker, a server)."""
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"

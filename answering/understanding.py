@@ -185,19 +185,30 @@ def _patient(current: tuple[str, ...], population: str | None) -> PatientContext
     )
 
 
+# The frame each relation becomes: (turn type, the section that holds the relation).
+_RELATION_FRAMES = {
+    "indication": ("condition_to_drug", "chi_dinh"),
+    "adverse_effect": ("condition_relation", "tac_dung_khong_mong_muon"),
+    "contraindication": ("condition_relation", "chong_chi_dinh"),
+}
+
+
+def _as_relation(
+    frame: QueryFrame, relation: str, condition: str | None, **changes: Any
+) -> QueryFrame:
+    """The frame rewritten as a condition question of this relation."""
+    turn_type, attribute = _RELATION_FRAMES[relation]
+    if relation == "indication":
+        changes.setdefault("indication", condition)
+    changes.setdefault("attribute", attribute)
+    return replace(frame, turn_type=turn_type, relation=relation, condition=condition, **changes)
+
+
 def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
     condition = condition_words(question, (), drop_populations=True)
     if not condition:
         return None
-    return replace(
-        frame,
-        turn_type="condition_to_drug",
-        relation="indication",
-        attribute="chi_dinh",
-        unknown_drugs=(),
-        condition=condition,
-        indication=condition,
-    )
+    return _as_relation(frame, "indication", condition, unknown_drugs=())
 
 
 def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
@@ -248,26 +259,18 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
         names = tuple(d.replace("_", " ") for d in drugs) + tuple(p for p, _ in resolution.spans)
         condition = condition_words(question, names, drop_populations=True)
         if condition:
-            return replace(
+            return _as_relation(
                 frame,
-                turn_type="condition_to_drug",
-                relation="indication",
-                attribute="chi_dinh",
+                "indication",
+                condition,
                 drugs=(),
                 unknown_drugs=(),
-                condition=condition,
-                indication=condition,
                 patient=_patient(current, frame.population),
             )
     if not drugs and _has(folded, _CAUSE):
         # "Thuốc nào gây hội chứng Stevens-Johnson?": the foreign words name the condition.
-        return replace(
-            frame,
-            turn_type="condition_relation",
-            relation="adverse_effect",
-            attribute="tac_dung_khong_mong_muon",
-            unknown_drugs=(),
-            condition=condition_words(question, ()),
+        return _as_relation(
+            frame, "adverse_effect", condition_words(question, ()), unknown_drugs=()
         )
     if (
         not drugs
@@ -288,13 +291,7 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
             return replace(frame, turn_type="smalltalk")
         return replace(frame, turn_type="out_of_scope")
     if _has(folded, _CONTRA) and not drugs:
-        return replace(
-            frame,
-            turn_type="condition_relation",
-            relation="contraindication",
-            attribute="chong_chi_dinh",
-            condition=condition_words(question, ()),
-        )
+        return _as_relation(frame, "contraindication", condition_words(question, ()))
     if drugs and _has(folded, _OUT_OF_SCOPE) and section is None:
         return replace(frame, turn_type="out_of_scope")
     if not drugs:
@@ -327,21 +324,11 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
             return replace(frame, attribute="chong_chi_dinh")
         if frame.population in _ORGAN_TERMS:
             condition = _ORGAN_TERMS[frame.population]
-        relation_frame = replace(
-            frame,
-            turn_type="condition_relation",
-            relation="contraindication",
-            attribute=section or "chong_chi_dinh",
-            condition=condition or None,
+        return _as_relation(
+            frame, "contraindication", condition or None, attribute=section or "chong_chi_dinh"
         )
-        return relation_frame
     if section is None and frame.population == "suy_than":
-        return replace(
-            frame,
-            turn_type="condition_relation",
-            relation="contraindication",
-            attribute="chong_chi_dinh",
-        )
+        return _as_relation(frame, "contraindication", frame.condition)
     return frame
 
 
@@ -561,31 +548,10 @@ def apply_surface_cues(frame: QueryFrame, question: str) -> QueryFrame:
     if frame.turn_type == "out_of_scope" and frame.subject_scope != "human":
         return frame
     if not frame.drugs and _has(folded, _TO_DRUG) and not _has(folded, _CAUSE + _CONTRA):
-        condition = frame.condition or condition_words(question, ())
-        return replace(
-            frame,
-            turn_type="condition_to_drug",
-            relation="indication",
-            attribute="chi_dinh",
-            condition=condition,
-            indication=condition,
-        )
-    if _has(folded, _CAUSE):
-        return replace(
-            frame,
-            turn_type="condition_relation",
-            relation="adverse_effect",
-            attribute="tac_dung_khong_mong_muon",
-            condition=frame.condition or condition_words(question, ()),
-        )
-    if _has(folded, _CONTRA):
-        return replace(
-            frame,
-            turn_type="condition_relation",
-            relation="contraindication",
-            attribute="chong_chi_dinh",
-            condition=frame.condition or condition_words(question, ()),
-        )
+        return _as_relation(frame, "indication", frame.condition or condition_words(question, ()))
+    for cues, relation in ((_CAUSE, "adverse_effect"), (_CONTRA, "contraindication")):
+        if _has(folded, cues):
+            return _as_relation(frame, relation, frame.condition or condition_words(question, ()))
     if frame.drugs and _has(folded, ("co tac dung gi",)):
         return replace(frame, turn_type="drug_to_condition", attribute="chi_dinh")
     if (

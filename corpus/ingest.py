@@ -269,31 +269,27 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+# The book's two index files: (file, source, name column, ingredient column).
+_INDEX_FILES = (
+    ("brand_index.csv", "brand_index", "brand", "active_ingredient"),
+    ("trade_names.csv", "trade_names", "trade_name", "generic"),
+)
+
+
 def _read_book_index(folder: Path) -> list[IndexRow]:
     rows: list[IndexRow] = []
-    brand = folder / "brand_index.csv"
-    if brand.exists():
-        for line, row in _read_csv(brand, ("brand", "active_ingredient", "page")):
+    for filename, source, name_col, ingredient_col in _INDEX_FILES:
+        path = folder / filename
+        if not path.exists():
+            continue
+        for line, row in _read_csv(path, (name_col, ingredient_col, "page")):
             rows.append(
                 IndexRow(
-                    row["brand"],
-                    row["active_ingredient"],
-                    _page(row["page"], brand, line),
-                    "brand_index",
-                    str(brand),
-                    line,
-                )
-            )
-    trade = folder / "trade_names.csv"
-    if trade.exists():
-        for line, row in _read_csv(trade, ("trade_name", "generic", "page")):
-            rows.append(
-                IndexRow(
-                    row["trade_name"],
-                    row["generic"],
-                    _page(row["page"], trade, line),
-                    "trade_names",
-                    str(trade),
+                    row[name_col],
+                    row[ingredient_col],
+                    _page(row["page"], path, line),
+                    source,
+                    str(path),
                     line,
                 )
             )

@@ -58,21 +58,14 @@ def _lines(words: list[dict[str, Any]]) -> list[_Line]:
 
 def _styled(line: _Line) -> str:
     """Leading bold words as **…**, leading italic words as *…*, the rest as they are."""
-    words = line.words
-    n_bold = 0
-    while n_bold < len(words) and _is_bold(words[n_bold]):
-        n_bold += 1
-    if n_bold:
-        head = " ".join(w["text"] for w in words[:n_bold])
-        rest = " ".join(w["text"] for w in words[n_bold:])
-        return f"**{head}**" + (f" {rest}" if rest else "")
-    n_italic = 0
-    while n_italic < len(words) and _is_italic(words[n_italic]):
-        n_italic += 1
-    if n_italic:
-        head = " ".join(w["text"] for w in words[:n_italic])
-        rest = " ".join(w["text"] for w in words[n_italic:])
-        return f"*{head}*" + (f" {rest}" if rest else "")
+    for is_styled, marker in ((_is_bold, "**"), (_is_italic, "*")):
+        n = 0
+        while n < len(line.words) and is_styled(line.words[n]):
+            n += 1
+        if n:
+            head = " ".join(w["text"] for w in line.words[:n])
+            rest = " ".join(w["text"] for w in line.words[n:])
+            return f"{marker}{head}{marker}" + (f" {rest}" if rest else "")
     return line.text
 
 

@@ -17,6 +17,7 @@ from retrieval.service import (
     own_names,
     patient_safety,
     retrieve_section,
+    unique_evidence,
 )
 
 _CHILD_BAND = re.compile(
@@ -82,7 +83,9 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
             return Retrieved(frame, [], "abstain", "no_indication_match")
         frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
         safety = _safety_for(frame)
-        pooled = _unique(evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]])
+        pooled = unique_evidence(
+            evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]
+        )
         retrieved = _from_decision(frame, pooled)
         retrieved.safety = safety
         return retrieved
@@ -115,7 +118,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
             named = named or bool(hits)
             evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
         absence = None if named else "interaction_not_named_in_book"
-        return _from_decision(frame, _unique(evidence), absence)
+        return _from_decision(frame, unique_evidence(evidence), absence)
 
     if frame.turn_type == "condition_relation" and frame.condition:
         drug_id = frame.drugs[0]
@@ -215,8 +218,3 @@ def _sub_phrases(condition: str) -> list[str]:
         for start in range(0, len(tokens) - length + 1):
             phrases.append(" ".join(tokens[start : start + length]))
     return phrases[:60]
-
-
-def _unique(items: list[Evidence]) -> list[Evidence]:
-    seen: set[int] = set()
-    return [e for e in items if not (e.chunk_id in seen or seen.add(e.chunk_id))]  # type: ignore[func-returns-value]

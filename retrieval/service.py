@@ -404,7 +404,7 @@ def patient_safety(
         hits: list[Evidence] = []
         for name in own_names(medicine):
             hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
-        findings.append(SafetyFinding(drug_id, "interaction", medicine, _unique(hits)))
+        findings.append(SafetyFinding(drug_id, "interaction", medicine, unique_evidence(hits)))
     for condition in conditions:
         hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])
         findings.append(SafetyFinding(drug_id, "warning", condition, hits))
@@ -421,7 +421,8 @@ def patient_safety(
     return findings
 
 
-def _unique(items: Sequence[Evidence]) -> list[Evidence]:
+def unique_evidence(items: Sequence[Evidence]) -> list[Evidence]:
+    """Each chunk once, first occurrence kept."""
     seen: set[int] = set()
     result = []
     for item in items:

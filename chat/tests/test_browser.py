@@ -6,18 +6,15 @@ rows this test commits (its user and their conversations) are deleted afterwards
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -32,14 +29,8 @@ CHROMIUM_ARGS = [
 SHOTS = settings.VAR_DIR / "screenshots"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def live_app(django_db_setup, django_db_blocker) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def live_app(django_db_setup, django_db_blocker, free_port, test_database_url) -> Iterator[str]:  # type: ignore[no-untyped-def]
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium); CI installs it")
     from django.contrib.auth.models import User
@@ -47,9 +38,8 @@ def live_app(django_db_setup, django_db_blocker) -> Iterator[str]:  # type: igno
     with django_db_blocker.unblock():
         User.objects.filter(username="bs_trinh_duyet").delete()
         User.objects.create_user("bs_trinh_duyet", password="duocthu-browser")
-        db = connection.settings_dict
-        url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"
-    port = _free_port()
+        url = test_database_url
+    port = free_port
     env = {
         **os.environ,
         "DATABASE_URL": url,

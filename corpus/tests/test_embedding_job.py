@@ -2,34 +2,25 @@
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from urllib.parse import quote
 
 import django_rq
 import pytest
-from django.db import connection
 
 from corpus.embedding import HashingEmbedder
 from corpus.jobs import embed_chunks, enqueue_embedding
 from corpus.models import Chunk
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def redis_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def redis_url(tmp_path, free_port) -> Iterator[str]:  # type: ignore[no-untyped-def]
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed here (apt-get install redis-server); CI has it")
-    port = _free_port()
+    port = free_port
     process = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
         stdout=subprocess.DEVNULL,
@@ -48,16 +39,11 @@ def redis_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
     process.wait(5)
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    host = quote(db["HOST"], safe="")
-    return f"postgres://{db['USER']}@{host}:{db['PORT']}/{db['NAME']}"
-
-
 def test_a_real_rq_worker_embeds_chunks_queued_on_commit(
     redis_url: str,
     django_db_blocker,
     settings,  # type: ignore[no-untyped-def]
+    test_database_url: str,
 ) -> None:
     settings.RUN_JOBS_INLINE = False
     settings.RQ_QUEUES = {"default": {"URL": redis_url, "DEFAULT_TIMEOUT": 600}}
@@ -77,7 +63,7 @@ def test_a_real_rq_worker_embeds_chunks_queued_on_commit(
 
         env = {
             **os.environ,
-            "DATABASE_URL": _database_url(),
+            "DATABASE_URL": test_database_url,
             "REDIS_URL": redis_url,
             "DJANGO_SETTINGS_MODULE": "duocthu.settings",
         }

@@ -5,13 +5,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from answering.answer import DISCLAIMER
 from answering.understanding import understand
 from retrieval.evidence import Retrieved, retrieve_for_frame
-
-DISCLAIMER = (
-    "Nội dung được trích từ Dược thư Quốc gia Việt Nam 2018, phục vụ tra cứu chuyên môn và "
-    "không thay thế chỉ định của bác sĩ hoặc dược sĩ lâm sàng."
-)
 
 
 def result_line(qid: str, result: Retrieved) -> dict[str, Any]:
