@@ -1,5 +1,4 @@
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +49,6 @@ class Command(BaseCommand):
                     f"{path}:{n}: expected an object with id and question ({exc})"
                 ) from exc
             result = answer_turn(str(question))
-            sys.stdout.write(
-                json.dumps({"id": row.get("id"), **result.as_dict()}, ensure_ascii=False) + "\n"
+            self.stdout.write(
+                json.dumps({"id": row.get("id"), **result.as_dict()}, ensure_ascii=False)
             )
