@@ -98,7 +98,7 @@ condition_to_drug, drug_to_condition, condition_relation, dosing_calc, smalltalk
 Trả về DUY NHẤT JSON với các khóa: turn_type, drugs, unknown_drugs, attribute, population,
 weight_kg, age_text, indication, condition, relation, route, context_action, section_overview,
 standalone_query, needs_clarify, clarify_reason, quick_replies, patient (comorbidities,
-allergies, current_medicines, renal, hepatic, pregnancy).
+allergies, current_medicines, renal, hepatic, pregnancy, breastfeeding).
 """.strip()
 
 SECTION_GLOSSES: dict[str, str] = {

@@ -15,14 +15,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from django.conf import settings
-from prometheus_client import Counter
+
+from answering.metrics import PROVIDER_ERRORS
 
 logger = logging.getLogger("duocthu.providers")
-
-TURNS = Counter("duocthu_turns", "Answered turns by outcome and reason", ["outcome", "reason"])
-EXTRACTIVE = Counter("duocthu_answer_extractive", "Turns answered by verbatim quotes (no model)")
-CLARIFY = Counter("duocthu_clarify", "Turns that asked back, by reason", ["reason"])
-PROVIDER_ERRORS = Counter("duocthu_provider_errors", "Provider failures by reason", ["reason"])
 
 
 class ProviderError(Exception):

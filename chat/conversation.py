@@ -5,10 +5,12 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
-from answering.answer import TurnResult, answer_turn
-from answering.understanding import QueryFrame
+from answering.results import TurnResult
+from answering.turn import answer_turn
 from chat.models import Conversation, Turn
 from chat.privacy import mask_personal_numbers
+from retrieval.evidence import Outcome
+from retrieval.frame import QueryFrame
 
 # Earlier questions handed to understanding: enough for a follow-up, bounded for the prompt.
 HISTORY_TURNS = 6
@@ -17,19 +19,9 @@ HISTORY_TURNS = 6
 def _prior_frame(turn: Turn | None) -> QueryFrame | None:
     if turn is None or not turn.frame:
         return None
-    data = turn.frame
-    return QueryFrame(
-        turn_type=data.get("turn_type") or "drug_attribute",
-        drugs=tuple(data.get("drugs") or ()),
-        unknown_drugs=tuple(data.get("unknown_drugs") or ()),
-        attribute=data.get("attribute"),
-        population=data.get("population"),
-        weight_kg=data.get("weight_kg"),
-        age_text=data.get("age_text"),
-        condition=data.get("condition"),
-        relation=data.get("relation"),
-        route=data.get("route"),
-        needs_clarify=turn.decision == Turn.Decision.CLARIFY,
+    return QueryFrame.from_summary(
+        turn.frame,
+        needs_clarify=turn.decision == Outcome.CLARIFY,
         standalone_query=turn.question,
     )
 

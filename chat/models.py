@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from retrieval.evidence import Outcome
+
 
 class Conversation(models.Model):
     user = models.ForeignKey(
@@ -27,11 +29,7 @@ class Turn(models.Model):
     reconstructed after the corpus is edited.
     """
 
-    class Decision(models.TextChoices):
-        ANSWER = "answer", "Trả lời"
-        ABSTAIN = "abstain", "Từ chối"
-        CLARIFY = "clarify", "Hỏi lại"
-        VERIFY_PDF = "verify_pdf", "Kiểm tra bản in"
+    Decision = Outcome
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="turns")
     order = models.PositiveIntegerField()

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
-from answering.answer import DISCLAIMER, MAX_QUESTION_CHARS
+from answering.results import DISCLAIMER, MAX_QUESTION_CHARS
 from chat.conversation import ask_in_conversation
 from chat.models import Conversation, Feedback, Turn
 

@@ -1,220 +1,128 @@
-"""From a frame to the evidence that answers it, and the decision on that evidence."""
+"""Evidence and the decision on it: value types and pure functions, no database.
 
-import re
-from dataclasses import dataclass, field
+`decide()` is the one evidence policy: any pool of evidence becomes ANSWER, VERIFY_PDF or
+ABSTAIN with a named reason. `fuse()` merges ranked lists, `pack()` bounds the context.
+"""
 
-from answering.understanding import QueryFrame
-from retrieval.service import (
-    Decision,
-    Evidence,
-    SafetyFinding,
-    decide,
-    drug_overview,
-    find_by_indication,
-    find_by_section,
-    find_condition_in_sections,
-    free_form,
-    own_names,
-    patient_safety,
-    retrieve_section,
-    unique_evidence,
-)
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
-_CHILD_BAND = re.compile(
-    r"(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh)\s+(?:cân nặng\s+)?(?:từ\s+|dưới\s+|trên\s+|[<>≤≥]\s*)?"
-    r"\d+(?:\s*(?:tháng|tuổi))?(?:\s*-\s*\d+)?\s*(?:tháng tuổi|tháng|tuổi|kg)"
-)
+from django.db.models.enums import TextChoices
+
+from corpus.text import words
+
+MAX_CONTEXT_TOKENS = 6000
+RRF_K = 60  # the constant of Cormack et al.'s reciprocal-rank fusion
+
+
+class Outcome(TextChoices):
+    """What a turn shows; the one spelling of the decision for retrieval, answers and turns."""
+
+    ANSWER = "answer", "Trả lời"
+    ABSTAIN = "abstain", "Từ chối"
+    CLARIFY = "clarify", "Hỏi lại"
+    VERIFY_PDF = "verify_pdf", "Kiểm tra bản in"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    chunk_id: int
+    drug_id: str
+    drug_name: str
+    section_key: str
+    section_title: str
+    label: str
+    kind: str
+    text: str
+    page_start: int | None
+    page_end: int | None
+    requires_visual_check: bool
+    has_quarantined_content: bool
+    content_hash: str
+    score: float = 1.0
+    route: str = "section"
+
+    @property
+    def has_provenance(self) -> bool:
+        return bool(self.drug_id and self.section_key and self.page_start and self.page_end)
+
+    @property
+    def needs_visual_check(self) -> bool:
+        return self.requires_visual_check or self.has_quarantined_content
+
+    def tokens(self) -> int:
+        # Vietnamese syllables are ~1.3 tokens each for the models in use; words() counts them.
+        return int(len(words(self.text)) * 1.3) + 8
+
+
+@dataclass(frozen=True)
+class EvidenceDecision:
+    decision: Outcome
+    reason: str
 
 
 @dataclass
-class Retrieved:
-    frame: QueryFrame
+class Packed:
     evidence: list[Evidence]
-    decision: str  # answer | abstain | clarify | verify_pdf
-    reason: str
-    quick_replies: list[str] = field(default_factory=list)
-    clarifying_question: str | None = None
-    near_misses: list[str] = field(default_factory=list)
-    safety: list[SafetyFinding] = field(default_factory=list)
+    omitted_ids: list[int] = field(default_factory=list)
 
 
-def _from_decision(
-    frame: QueryFrame, evidence: list[Evidence], reason: str | None = None
-) -> Retrieved:
-    verdict = decide(evidence)
-    decision = {
-        Decision.ANSWERABLE: "answer",
-        Decision.VERIFY_PDF: "verify_pdf",
-        Decision.ABSTAIN: "abstain",
-    }[verdict.decision]
-    return Retrieved(
-        frame, evidence, decision, reason if decision == "answer" and reason else verdict.reason
-    )
+@dataclass
+class SafetyFinding:
+    drug_id: str
+    facet: str  # interaction | warning | pregnancy | breastfeeding
+    query: str
+    evidence: list[Evidence]
+
+    @property
+    def status(self) -> str:
+        # No hit is insufficient evidence, never "safe".
+        return "evidence_found" if self.evidence else "insufficient_evidence"
 
 
-def child_bands(evidence: list[Evidence]) -> list[str]:
-    """The book's own age/weight band labels in a dosage section, in book order."""
-    bands: list[str] = []
-    for item in evidence:
-        for match in _CHILD_BAND.finditer(item.text):
-            label = re.sub(r"\s+", " ", match.group(0))
-            if label not in bands:
-                bands.append(label)
-    return bands
-
-
-def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
-    if frame.turn_type == "smalltalk":
-        return Retrieved(frame, [], "answer", "smalltalk")
-    if frame.turn_type == "out_of_scope":
-        reason = "non_human_subject" if frame.subject_scope != "human" else "out_of_scope"
-        return Retrieved(frame, [], "abstain", reason)
-    if not frame.drugs and frame.turn_type not in ("condition_to_drug", "condition_relation"):
-        reason = (
-            "drug_not_loaded"
-            if frame.not_loaded
-            else ("unknown_drug" if frame.unknown_drugs else "no_drug_named")
-        )
-        return Retrieved(frame, [], "abstain", reason)
-
-    if frame.turn_type == "condition_to_drug":
-        evidence = find_by_indication(frame.condition or "")
-        if not evidence:
-            return Retrieved(frame, [], "abstain", "no_indication_match")
-        frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
-        safety = _safety_for(frame)
-        pooled = unique_evidence(
-            evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]
-        )
-        retrieved = _from_decision(frame, pooled)
-        retrieved.safety = safety
-        return retrieved
-
-    if frame.turn_type == "condition_relation" and not frame.drugs:
-        section = (
-            "tac_dung_khong_mong_muon" if frame.relation == "adverse_effect" else "chong_chi_dinh"
-        )
-        evidence = find_by_indication(frame.condition or "", section)
-        if not evidence:
-            return Retrieved(frame, [], "abstain", "no_condition_match")
-        frame.drugs = tuple(dict.fromkeys(e.drug_id for e in evidence))
-        frame.attribute = section
-        return _from_decision(frame, evidence)
-
-    if frame.turn_type == "drug_overview":
-        return _from_decision(frame, [e for drug_id in frame.drugs for e in drug_overview(drug_id)])
-
-    if frame.turn_type == "drug_to_condition":
-        return _from_decision(frame, find_by_section(frame.drugs[0], "chi_dinh"))
-
-    if frame.turn_type == "interaction":
-        evidence = []
-        named = False
-        for drug_id in frame.drugs:
-            hits = []
-            for other in (d for d in frame.drugs if d != drug_id):
-                for name in own_names(other):
-                    hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
-            named = named or bool(hits)
-            evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
-        absence = None if named else "interaction_not_named_in_book"
-        return _from_decision(frame, unique_evidence(evidence), absence)
-
-    if frame.turn_type == "condition_relation" and frame.condition:
-        drug_id = frame.drugs[0]
-        for phrase in _sub_phrases(frame.condition):
-            hits = find_condition_in_sections(drug_id, phrase, ["chong_chi_dinh", "than_trong"])
-            if hits:
-                frame.attribute = hits[0].section_key
-                return _from_decision(frame, hits)
-        frame.attribute = frame.attribute or "chong_chi_dinh"
-        return _from_decision(
-            frame, find_by_section(drug_id, frame.attribute), "condition_not_named_in_book"
-        )
-
-    if frame.attribute is None:
-        packed = free_form(question, frame.drugs[0])
-        return _from_decision(frame, packed.evidence)
-
-    evidence = []
-    for drug_id in frame.drugs:
-        evidence += retrieve_section(
-            drug_id, frame.attribute, question, pool=frame.attribute == "than_trong"
-        )
+def decide(evidence: Sequence[Evidence]) -> EvidenceDecision:
+    """The one evidence policy, for every route and for pools assembled by callers."""
     if not evidence:
-        return Retrieved(
-            frame,
-            [],
-            "abstain",
-            "section_not_in_monograph",
-            near_misses=[f"{d}: {frame.attribute}" for d in frame.drugs],
-        )
-    if (
-        frame.attribute == "lieu_luong_va_cach_dung"
-        and frame.population == "tre_em"
-        and frame.age_text is None
-        and frame.weight_kg is None
-    ):
-        bands = child_bands(evidence)
-        if len(bands) >= 2:
-            frame.needs_clarify = True
-            frame.clarify_reason = "child_dose_needs_age_or_weight"
-            frame.quick_replies = tuple(_spread(sorted(bands, key=_band_months), 4))
-            return Retrieved(
-                frame,
-                evidence,
-                "clarify",
-                "child_dose_needs_age_or_weight",
-                quick_replies=list(frame.quick_replies),
-                clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
-            )
-    return _from_decision(frame, evidence)
+        return EvidenceDecision(Outcome.ABSTAIN, "parent_hydration_failed")
+    if any(not item.has_provenance for item in evidence):
+        return EvidenceDecision(Outcome.ABSTAIN, "missing_provenance")
+    if any(item.needs_visual_check for item in evidence):
+        return EvidenceDecision(Outcome.VERIFY_PDF, "visual_verification_required")
+    return EvidenceDecision(Outcome.ANSWER, "grounded_evidence_available")
 
 
-def _band_months(band: str) -> float:
-    """The lower bound of an age band in months, to order bands youngest first."""
-    match = re.search(r"(\d+)\s*(tháng|tuổi)?", band)
-    if match is None or "kg" in band or "Sơ sinh" in band:
-        return -1.0 if "Sơ sinh" in band else 10_000.0
-    unit = match.group(2) or ("tháng" if "tháng" in band and "tuổi" not in band else "tuổi")
-    return float(match.group(1)) * (1 if unit == "tháng" else 12)
+def fuse(*rankings: Sequence[Evidence]) -> list[Evidence]:
+    """Reciprocal-rank fusion of ranked lists (by chunk id)."""
+    scores: dict[int, float] = {}
+    items: dict[int, Evidence] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking):
+            scores[item.chunk_id] = scores.get(item.chunk_id, 0.0) + 1 / (RRF_K + rank + 1)
+            items.setdefault(item.chunk_id, item)
+    order = sorted(scores, key=lambda cid: -scores[cid])
+    return [replace(items[cid], score=scores[cid], route="fused") for cid in order]
 
 
-# Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).
-SAFETY_HITS_PER_FACET = 2
+def pack(evidence: Sequence[Evidence], max_tokens: int = MAX_CONTEXT_TOKENS) -> Packed:
+    """Whole blocks in order up to the budget; clinical text is never truncated."""
+    packed = Packed(evidence=[])
+    used = 0
+    for item in evidence:
+        cost = item.tokens()
+        if used + cost > max_tokens:
+            packed.omitted_ids.append(item.chunk_id)
+            continue
+        packed.evidence.append(item)
+        used += cost
+    return packed
 
 
-def _safety_for(frame: QueryFrame) -> list[SafetyFinding]:
-    """Per-facet safety evidence for each indicated drug, from the patient's own context."""
-    patient = frame.patient
-    if not (patient.current_medicines or patient.comorbidities or patient.pregnancy):
-        return []
-    findings: list[SafetyFinding] = []
-    for drug_id in frame.drugs:
-        findings += patient_safety(
-            drug_id,
-            current_medicines=list(patient.current_medicines),
-            conditions=list(patient.comorbidities),
-            pregnant=patient.pregnancy,
-        )
-    return findings
-
-
-def _spread(items: list[str], n: int) -> list[str]:
-    """n items spread over the list (youngest to oldest band), not the first n."""
-    if len(items) <= n:
-        return items
-    step = (len(items) - 1) / (n - 1)
-    return [items[round(i * step)] for i in range(n)]
-
-
-def _sub_phrases(condition: str) -> list[str]:
-    """The condition, then its contiguous sub-phrases of two words or more, longest first."""
-    tokens = condition.split()
-    if len(tokens) == 1:
-        return tokens
-    phrases = []
-    for length in range(len(tokens), 1, -1):
-        for start in range(0, len(tokens) - length + 1):
-            phrases.append(" ".join(tokens[start : start + length]))
-    return phrases[:60]
+def unique_evidence(items: Sequence[Evidence]) -> list[Evidence]:
+    """Each chunk once, first occurrence kept."""
+    seen: set[int] = set()
+    result = []
+    for item in items:
+        if item.chunk_id not in seen:
+            seen.add(item.chunk_id)
+            result.append(item)
+    return result

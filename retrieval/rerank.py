@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 
-from retrieval.service import Evidence
+from retrieval.evidence import Evidence
 
 logger = logging.getLogger("duocthu.rerank")
 

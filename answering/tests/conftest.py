@@ -6,7 +6,7 @@ import pytest
 
 from answering.providers import OpenAICompatibleProvider
 from answering.understanding import understand
-from retrieval.evidence import retrieve_for_frame
+from retrieval.retrieve import retrieve_for_frame
 
 
 @pytest.fixture

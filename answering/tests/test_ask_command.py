@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from answering.answer import DISCLAIMER, answer_turn
+from answering.results import DISCLAIMER
+from answering.turn import answer_turn
 
 pytestmark = pytest.mark.django_db
 

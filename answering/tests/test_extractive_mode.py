@@ -2,7 +2,8 @@
 
 import pytest
 
-from answering.answer import DISCLAIMER, MAX_QUESTION_CHARS, answer_turn
+from answering.results import DISCLAIMER, MAX_QUESTION_CHARS
+from answering.turn import answer_turn
 
 pytestmark = pytest.mark.django_db
 

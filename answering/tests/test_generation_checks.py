@@ -5,8 +5,8 @@ Only the provider's network call is faked (an autospec of the OpenAI-compatible 
 
 import pytest
 
-from answering.answer import answer_turn
 from answering.providers import ProviderError
+from answering.turn import answer_turn
 
 from .conftest import answer, block_index, judge, understood
 

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from prometheus_client import REGISTRY
 
-from answering.answer import answer_turn
+from answering.turn import answer_turn
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from answering.answer import answer_turn
 from answering.providers import BedrockProvider, Budget, OpenAICompatibleProvider, ProviderError
+from answering.turn import answer_turn
 
 from .conftest import answer, block_index, judge, understood
 

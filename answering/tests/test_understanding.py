@@ -2,10 +2,11 @@
 
 import pytest
 
-from answering.answer import answer_turn
+from answering.model_frame import understand_turn
 from answering.policy import resolve_subject_scope
 from answering.providers import Budget, ProviderError
-from answering.understanding import understand, understand_turn
+from answering.turn import answer_turn
+from answering.understanding import understand
 
 pytestmark = pytest.mark.django_db
 

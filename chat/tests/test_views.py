@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from answering.answer import DISCLAIMER, MAX_QUESTION_CHARS
+from answering.results import DISCLAIMER, MAX_QUESTION_CHARS
 from chat.models import Conversation, Feedback, Turn
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
+from retrieval.queries import free_form, lexical_search
 from retrieval.rerank import rerank
-from retrieval.service import free_form, lexical_search
 
 pytestmark = pytest.mark.django_db
 

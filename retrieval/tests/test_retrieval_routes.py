@@ -3,9 +3,8 @@
 import pytest
 
 from corpus.models import Chunk
-from retrieval.service import (
-    Decision,
-    decide,
+from retrieval.evidence import Outcome, decide
+from retrieval.queries import (
     drug_overview,
     find_by_indication,
     find_by_section,
@@ -98,11 +97,11 @@ def test_patient_safety_reports_insufficient_evidence_never_safe() -> None:
 def test_decide_abstains_without_evidence_or_provenance_and_flags_quarantine() -> None:
     assert decide([]).reason == "parent_hydration_failed"
     prose = find_by_section("omeprazol", "chi_dinh")
-    assert decide(prose).decision == Decision.ANSWERABLE
+    assert decide(prose).decision == Outcome.ANSWER
     table = find_by_section("cetirizin_hydroclorid", "lieu_luong_va_cach_dung")
     verdict = decide(table)
     assert (
-        verdict.decision == Decision.VERIFY_PDF and verdict.reason == "visual_verification_required"
+        verdict.decision == Outcome.VERIFY_PDF and verdict.reason == "visual_verification_required"
     )
     no_pages = [prose[0].__class__(**{**prose[0].__dict__, "page_start": None})]
     assert decide(no_pages).reason == "missing_provenance"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from retrieval.sections import populations, route_section, routes
+from retrieval.phrases import populations, route_section, routes
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answering.answer import answer_turn
+from answering.turn import answer_turn
 
 
 class Command(BaseCommand):

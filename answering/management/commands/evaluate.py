@@ -5,22 +5,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answering.answer import DISCLAIMER
+from answering.results import DISCLAIMER
 from answering.understanding import understand
-from retrieval.evidence import Retrieved, retrieve_for_frame
+from retrieval.retrieve import Retrieved, retrieve_for_frame
 
 
 def result_line(qid: str, result: Retrieved) -> dict[str, Any]:
     frame = result.frame
     return {
         "id": qid,
-        "frame": {
-            "turn_type": frame.turn_type,
-            "drugs": list(frame.drugs),
-            "unknown_drugs": list(frame.unknown_drugs),
-            "attribute": frame.attribute,
-            "population": frame.population,
-        },
+        "frame": frame.summary(),
         "decision": result.decision,
         "reason": result.reason,
         "citations": [

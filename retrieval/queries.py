@@ -1,26 +1,35 @@
-"""Retrieval: exact where the question is exact, ranked only where it is not.
+"""The queries over chunks: exact where the question is exact, ranked only where it is not.
 
 Routes: the section route (a filter, the whole section in book order, score 1.0 by
 construction), bounded pooling for `than_trong`, the drug overview, ranked free-form
 search (Postgres ts_rank_cd over the folded and exact columns fused with dense search by
 reciprocal rank), reverse lookup condition → drugs, and per-facet patient safety evidence.
-`decide()` turns any pool of evidence into ANSWERABLE / VERIFY_PDF / ABSTAIN.
 """
 
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import replace
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import F
 from pgvector.django import CosineDistance
 
 from corpus.embedding import EmbeddingUnavailable, get_embedder
-from corpus.models import Chunk
+from corpus.models import Alias, Chunk
 from corpus.sections import SECTION_TITLES
-from corpus.text import fold, folded_phrase, keep_lower, words
+from corpus.text import fold, folded_phrase, keep_lower
+from retrieval.evidence import (
+    MAX_CONTEXT_TOKENS,
+    Evidence,
+    Packed,
+    SafetyFinding,
+    fuse,
+    pack,
+    unique_evidence,
+)
+from retrieval.phrases import SEARCH_FILLER, section_matches
+from retrieval.rerank import rerank
 
 logger = logging.getLogger("duocthu.retrieval")
 
@@ -33,62 +42,11 @@ POOL_MIN_SCORE = 0.1  # ts_rank_cd of a phrase hit; a scattered-word hit scores 
 MAX_POOLED_SECTIONS = 2
 
 OVERVIEW_SECTIONS = ("ten_chung_quoc_te", "loai_thuoc", "chi_dinh", "duoc_ly_va_co_che_tac_dung")
-MAX_CONTEXT_TOKENS = 6000
-RRF_K = 60  # the constant of Cormack et al.'s reciprocal-rank fusion
 # Below this a dense neighbour is noise: with the hashing embedder a made-up phrase still
 # reached 0.41 against real Chỉ định text through shared syllables like "bệnh".
 DENSE_MIN_SIMILARITY = 0.5
 INDICATION_MAX_DRUGS = 8
 INDICATION_CHUNKS_PER_DRUG = 2
-
-
-class Decision(StrEnum):
-    ANSWERABLE = "answerable"
-    VERIFY_PDF = "verify_pdf"
-    ABSTAIN = "abstain"
-
-
-@dataclass(frozen=True)
-class Evidence:
-    chunk_id: int
-    drug_id: str
-    drug_name: str
-    section_key: str
-    section_title: str
-    label: str
-    kind: str
-    text: str
-    page_start: int | None
-    page_end: int | None
-    requires_visual_check: bool
-    has_quarantined_content: bool
-    content_hash: str
-    score: float = 1.0
-    route: str = "section"
-
-    @property
-    def has_provenance(self) -> bool:
-        return bool(self.drug_id and self.section_key and self.page_start and self.page_end)
-
-    @property
-    def needs_visual_check(self) -> bool:
-        return self.requires_visual_check or self.has_quarantined_content
-
-    def tokens(self) -> int:
-        # Vietnamese syllables are ~1.3 tokens each for the models in use; words() counts them.
-        return int(len(words(self.text)) * 1.3) + 8
-
-
-@dataclass
-class EvidenceDecision:
-    decision: Decision
-    reason: str
-
-
-@dataclass
-class Packed:
-    evidence: list[Evidence]
-    omitted_ids: list[int] = field(default_factory=list)
 
 
 def _evidence(chunk: Chunk, score: float = 1.0, route: str = "section") -> Evidence:
@@ -116,17 +74,6 @@ def _chunks():  # type: ignore[no-untyped-def]
     return Chunk.objects.select_related("section__drug").defer(
         "embedding", "fts_folded", "fts_exact", "source_text", "previous_source_text"
     )
-
-
-def decide(evidence: Sequence[Evidence]) -> EvidenceDecision:
-    """The one evidence policy, for every route and for pools assembled by callers."""
-    if not evidence:
-        return EvidenceDecision(Decision.ABSTAIN, "parent_hydration_failed")
-    if any(not item.has_provenance for item in evidence):
-        return EvidenceDecision(Decision.ABSTAIN, "missing_provenance")
-    if any(item.needs_visual_check for item in evidence):
-        return EvidenceDecision(Decision.VERIFY_PDF, "visual_verification_required")
-    return EvidenceDecision(Decision.ANSWERABLE, "grounded_evidence_available")
 
 
 # Section route ---------------------------------------------------------------------------
@@ -187,29 +134,21 @@ def drug_overview(drug_id: str, *, intro_only: bool = True) -> list[Evidence]:
     for n, chunk in enumerate(chunks.order_by("section__order", "part_index")):
         item = _evidence(chunk, route="overview")
         if n == 0:
-            item = Evidence(**{**item.__dict__, "text": f"【{item.drug_name}】 {item.text}"})
+            item = replace(item, text=f"【{item.drug_name}】 {item.text}")
         result.append(item)
     return result
 
 
 # Free-form ranked search -----------------------------------------------------------------
 
-_FILLER = frozenset(
-    "co khong duoc ko a a nhe gi nao the nao bao nhieu la cua cho voi va hay hoac thi "
-    "minh toi em chi anh ban oi xin hoi vay nhi dung thuoc".split()
-)
-
-
 def _content_phrase(query: str, drug_id: str | None = None, *, strip_sections: bool = False) -> str:
     """The question without filler and the drug's own name (and section phrases), folded."""
-    from retrieval.sections import section_matches
-
     folded = folded_phrase(query)
     matches = section_matches(query) if strip_sections else []
     for match in sorted(matches, key=lambda m: -m.start):
         folded = folded[: match.start] + " " + folded[match.start + len(match.phrase) :]
     drug_words = set(drug_id.split("_")) if drug_id else set()
-    return " ".join(w for w in folded.split() if w not in _FILLER and w not in drug_words)
+    return " ".join(w for w in folded.split() if w not in SEARCH_FILLER and w not in drug_words)
 
 
 def lexical_search(
@@ -263,37 +202,7 @@ def dense_search(
     ]
 
 
-def fuse(*rankings: Sequence[Evidence]) -> list[Evidence]:
-    """Reciprocal-rank fusion of ranked lists (by chunk id)."""
-    scores: dict[int, float] = {}
-    items: dict[int, Evidence] = {}
-    for ranking in rankings:
-        for rank, item in enumerate(ranking):
-            scores[item.chunk_id] = scores.get(item.chunk_id, 0.0) + 1 / (RRF_K + rank + 1)
-            items.setdefault(item.chunk_id, item)
-    order = sorted(scores, key=lambda cid: -scores[cid])
-    return [
-        Evidence(**{**items[cid].__dict__, "score": scores[cid], "route": "fused"}) for cid in order
-    ]
-
-
-def pack(evidence: Sequence[Evidence], max_tokens: int = MAX_CONTEXT_TOKENS) -> Packed:
-    """Whole blocks in order up to the budget; clinical text is never truncated."""
-    packed = Packed(evidence=[])
-    used = 0
-    for item in evidence:
-        cost = item.tokens()
-        if used + cost > max_tokens:
-            packed.omitted_ids.append(item.chunk_id)
-            continue
-        packed.evidence.append(item)
-        used += cost
-    return packed
-
-
 def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS) -> Packed:
-    from retrieval.rerank import rerank
-
     ranked = fuse(lexical_search(query, drug_id=drug_id), dense_search(query, drug_id=drug_id))
     return pack(rerank(query, ranked), max_tokens)
 
@@ -345,7 +254,6 @@ def _group_by_drug(hits: Sequence[Evidence]) -> list[Evidence]:
 def own_names(drug_id: str) -> list[str]:
     """A drug's own names (heading, other names, INN), not its brands: how other monographs
     refer to it in their interaction sections."""
-    from corpus.models import Alias
 
     kinds = [Alias.Kind.HEADING, Alias.Kind.OTHER_NAME, Alias.Kind.INN]
     names = {drug_id.replace("_", " ")}
@@ -374,19 +282,6 @@ def find_condition_in_sections(
     order = {key: n for n, key in enumerate(section_keys)}
     found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
     return [_evidence(c, route="condition") for c in found]
-
-
-@dataclass
-class SafetyFinding:
-    drug_id: str
-    facet: str  # interaction | warning | pregnancy | breastfeeding
-    query: str
-    evidence: list[Evidence]
-
-    @property
-    def status(self) -> str:
-        # No hit is insufficient evidence, never "safe".
-        return "evidence_found" if self.evidence else "insufficient_evidence"
 
 
 def patient_safety(
@@ -419,14 +314,3 @@ def patient_safety(
             )
         )
     return findings
-
-
-def unique_evidence(items: Sequence[Evidence]) -> list[Evidence]:
-    """Each chunk once, first occurrence kept."""
-    seen: set[int] = set()
-    result = []
-    for item in items:
-        if item.chunk_id not in seen:
-            seen.add(item.chunk_id)
-            result.append(item)
-    return result

@@ -1,0 +1,233 @@
+"""The no-model answer: the book's own text, quoted verbatim with citations, the paragraphs
+for the asked population, route, age or weight first, and plain statements of what the book
+does not name ("không có nghĩa là an toàn")."""
+
+import re
+from collections.abc import Sequence
+
+from answering.metrics import EXTRACTIVE
+from answering.results import (
+    AnswerBlock,
+    Citation,
+    TurnResult,
+    citations_for,
+    kind_of,
+    notice_block,
+    notice_text,
+)
+from answering.understanding import condition_words
+from corpus.text import fold, words
+from retrieval.catalog import get_resolver
+from retrieval.evidence import Evidence, Outcome
+from retrieval.frame import QueryFrame
+from retrieval.retrieve import Retrieved
+
+_POPULATION_LABELS: dict[str, tuple[str, ...]] = {
+    "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
+    "nguoi_lon": ("người lớn",),
+    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "cao tuổi"),
+    "suy_than": ("suy thận", "clcr", "thanh thải creatinin"),
+    "suy_gan": ("suy gan",),
+    "phu_nu_mang_thai": ("mang thai", "có thai"),
+    "cho_con_bu": ("cho con bú",),
+}
+_ROUTE_LABELS: dict[str, tuple[str, ...]] = {
+    "uong": ("uống",),
+    "tiem_tinh_mach": ("tĩnh mạch", "truyền"),
+    "tiem_bap": ("tiêm bắp",),
+    "dat_truc_trang": ("trực tràng",),
+    "xit_hit": ("xịt", "hít", "khí dung"),
+}
+
+
+
+def _label_score(item: Evidence, frame: QueryFrame) -> int:
+    """How well a dosage chunk matches the question's population, route and age band."""
+    haystack = (item.label + " " + item.text[:160]).lower()
+    score = 0
+    if frame.population:
+        score += 2 * any(
+            p in item.label.lower() for p in _POPULATION_LABELS.get(frame.population, ())
+        )
+        score += any(p in haystack for p in _POPULATION_LABELS.get(frame.population, ()))
+    if frame.route:
+        score += any(r in haystack for r in _ROUTE_LABELS.get(frame.route, ()))
+    if frame.age_text and " ".join(fold(frame.age_text).split()) in " ".join(
+        fold(item.text).split()
+    ):
+        score += 3
+    if frame.weight_kg is not None and _weight_in_bands(frame.weight_kg, item.text):
+        score += 3
+    return score
+
+
+_KG_RANGE = re.compile(r"(\d+(?:,\d+)?)\s*-\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
+_KG_BOUND = re.compile(r"([<>≤≥]|dưới|trên)\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
+
+
+def _weight_in_bands(weight: float, text: str) -> bool:
+    """Whether a weight band printed in the text ("10 - 50 kg", "< 10 kg") holds this weight."""
+    number = lambda s: float(s.replace(",", "."))  # noqa: E731 - reading a band, not checking a dose
+    for low, high in _KG_RANGE.findall(text):
+        if number(low) <= weight <= number(high):
+            return True
+    for sign, value in _KG_BOUND.findall(text):
+        bound = number(value)
+        if (sign in ("<", "≤", "dưới") and weight < bound) or (
+            sign in (">", "≥", "trên") and weight > bound
+        ):
+            return True
+    return False
+
+
+def as_typed(question: str, folded: str) -> str:
+    """The words of `question` whose folded form is `folded`, as the user typed them."""
+    tokens = list(re.finditer(r"\w+", question))
+    target = folded.split()
+    for i in range(len(tokens) - len(target) + 1):
+        if [fold(t.group(0)) for t in tokens[i : i + len(target)]] == target:
+            return question[tokens[i].start() : tokens[i + len(target) - 1].end()]
+    return folded
+
+
+def _content_words(frame: QueryFrame) -> list[str]:
+    """The question's own words that are not the drug, the section phrase or filler."""
+    names = tuple(d.replace("_", " ") for d in frame.drugs)
+    return [w for w in condition_words(frame.standalone_query or "", names).split() if len(w) > 1]
+
+
+def _content_score(item: Evidence, content: Sequence[str]) -> int:
+    """Adjacent word pairs of the question found in the chunk count most, then single words."""
+    if not content:
+        return 0
+    text = f" {' '.join(words(item.text))} "
+    pairs = sum(f" {a} {b} " in text for a, b in zip(content, content[1:], strict=False))
+    singles = sum(f" {w} " in text for w in set(content))
+    return 3 * pairs + (singles if singles * 2 >= len(set(content)) else 0)
+
+
+def extractive_answer(retrieved: Retrieved) -> TurnResult:
+    """Verbatim quotes with citations, the most relevant paragraphs first."""
+    frame = retrieved.frame
+    evidence = list(retrieved.evidence)
+    focused: list[Evidence] = []
+    if len(evidence) > 2 and frame.turn_type not in ("drug_overview", "condition_to_drug"):
+        content = _content_words(frame)
+        scores = {
+            e.chunk_id: 10 * _label_score(e, frame) + _content_score(e, content) for e in evidence
+        }
+        best = max(scores.values(), default=0)
+        if best > 0:
+            focused = [e for e in evidence if scores[e.chunk_id] == best]
+    rest = [e for e in evidence if e not in focused]
+    ordered = focused + rest
+    citations = citations_for(ordered)
+    shown = [c for c in citations if not c.quarantined]
+    flagged = [c for c in citations if c.quarantined]
+    blocks: list[AnswerBlock] = []
+    lines: list[str] = []
+    for c in shown:
+        collapsed = bool(focused) and c.chunk_id not in {e.chunk_id for e in focused}
+        title = f"{c.drug_name} · {c.section_title}" + (f" · {c.label}" if c.label else "")
+        blocks.append(
+            AnswerBlock(
+                title,
+                kind_of(c.section_key),
+                c.section_key,
+                c.drug_id,
+                [(c.text, [c.index])],
+                collapsed=collapsed,
+            )
+        )
+        lines.append(f"{c.text} [{c.index}]")
+    if flagged:
+        blocks.append(notice_block(flagged))
+        lines.append(notice_text(flagged))
+    for block in _safety_blocks(retrieved, citations):
+        blocks.append(block)
+        lines += [text + "".join(f" [{i}]" for i in cited) for text, cited in block.claims]
+    if retrieved.reason == "interaction_not_named_in_book":
+        display = get_resolver().display
+        names = " và ".join(display.get(d, d) for d in frame.drugs)
+        absent = (
+            f"Dược thư không nêu đích danh tương tác giữa {names} trong mục Tương tác thuốc; điều đó "
+            "không có nghĩa là không có tương tác. Các đoạn mục Tương tác thuốc được trích bên dưới."
+        )
+        blocks.insert(
+            0,
+            AnswerBlock(
+                "Không tìm thấy tương tác được nêu đích danh",
+                "notice",
+                "tuong_tac_thuoc",
+                frame.drugs[0],
+                [(absent, [])],
+            ),
+        )
+        lines.insert(0, absent)
+    if retrieved.reason == "condition_not_named_in_book" and frame.condition:
+        # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
+        absent = (
+            f"Dược thư không nêu «{as_typed(frame.standalone_query or '', frame.condition)}» trong mục Chống chỉ định hay Thận trọng của thuốc "
+            "này; điều đó không có nghĩa là dùng được an toàn. Toàn văn mục được trích bên dưới."
+        )
+        first = citations[0] if citations else None
+        blocks.insert(
+            0,
+            AnswerBlock(
+                "Không tìm thấy tình trạng được hỏi",
+                "notice",
+                first.section_key if first else "",
+                first.drug_id if first else "",
+                [(absent, [])],
+            ),
+        )
+        lines.insert(0, absent)
+    EXTRACTIVE.inc()
+    decision = Outcome.VERIFY_PDF if flagged else Outcome.ANSWER
+    reason = "visual_verification_required" if flagged else retrieved.reason
+    return TurnResult(
+        decision,
+        reason,
+        frame,
+        "\n\n".join(lines),
+        blocks,
+        citations,
+        near_misses=retrieved.near_misses,
+        extractive=True,
+    )
+
+
+_FACETS = {
+    "interaction": "tương tác với {query}",
+    "warning": "chống chỉ định/thận trọng khi {query}",
+    "pregnancy": "dùng khi mang thai",
+    "breastfeeding": "dùng khi cho con bú",
+}
+
+
+def _safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[AnswerBlock]:
+    """One line per indicated drug and facet: the cited passages, or that the book names none."""
+    display = get_resolver().display
+    index = {c.chunk_id: c.index for c in citations}
+    blocks = []
+    for finding in retrieved.safety:
+        facet = _FACETS[finding.facet].format(query=display.get(finding.query, finding.query))
+        name = display.get(finding.drug_id, finding.drug_id)
+        cited = [index[e.chunk_id] for e in finding.evidence if e.chunk_id in index]
+        if cited:
+            text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
+        else:
+            text = (
+                f"{name}: Dược thư không nêu về {facet}; chưa đủ bằng chứng, "
+                "không có nghĩa là an toàn."
+            )
+        blocks.append(
+            AnswerBlock(
+                f"Theo bối cảnh người bệnh · {name}",
+                "warning",
+                "tuong_tac_thuoc" if finding.facet == "interaction" else "chong_chi_dinh",
+                finding.drug_id,
+                [(text, cited)],
+            )
+        )
+    return blocks

@@ -1,0 +1,254 @@
+"""The model path: one generation over the packed evidence, then the checks — every number
+verbatim in its cited block, every citation real, list answers only about found drugs, and one
+entailment pass — with at most one repair. Anything that fails abstains with its reason."""
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from answering.grounding import numeric_tokens, split_claims, verify
+from answering.prompts import answer_request, entailment_request, evidence_label
+from answering.providers import Budget, Provider, ProviderError, parse_json_object
+from answering.results import (
+    DOSAGE_SECTIONS,
+    WARNING_SECTIONS,
+    AnswerBlock,
+    TurnResult,
+    abstain,
+    citations_for,
+    kind_of,
+    pages,
+)
+from corpus.text import fold, words
+from retrieval.evidence import Evidence, Outcome
+from retrieval.retrieve import Retrieved
+
+logger = logging.getLogger("duocthu.answer")
+
+_NUMERIC_CUES = ("lieu", "bao nhieu", "tan suat", "ty le", "%", "nguong", "clcr", "mg", "kg")
+_BREADTH_CUES = ("day du", "tat ca", "toan bo", "liet ke")
+_REFUSAL_RE = re.compile(
+    r"^(xin lỗi|rất tiếc|tôi không thể|không thể trả lời|dược thư không (nêu|có|đề cập)|"
+    r"không có thông tin|không tìm thấy)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class _Draft:
+    claims: list[tuple[str, list[int], str | None]]
+    evidence_sufficient: bool
+    clarifying_question: str | None
+    quick_replies: list[str]
+
+    def rendered(self) -> str:
+        return "\n".join(
+            f"{text} " + "".join(f"[{i}]" for i in cites) for text, cites, _ in self.claims
+        )
+
+
+def _parse_draft(raw: str, list_mode: bool) -> _Draft:
+    """The model's JSON; any malformed entry rejects the whole payload."""
+    data = parse_json_object(raw)
+    claims_raw = data.get("claims", [])
+    if not isinstance(claims_raw, list):
+        raise ProviderError("malformed_output", "claims is not a list")
+    claims = []
+    for item in claims_raw:
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise ProviderError("malformed_output", "a claim is not an object with text")
+        cites = item.get("citations", [])
+        if not isinstance(cites, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in cites
+        ):
+            raise ProviderError("malformed_output", "citations are not integers")
+        drug_id = item.get("drug_id")
+        if list_mode and not isinstance(drug_id, str):
+            raise ProviderError("malformed_output", "a list-mode claim has no drug_id")
+        claims.append((item["text"].strip(), cites, drug_id if isinstance(drug_id, str) else None))
+    sufficient = data.get("evidence_sufficient", True)
+    question = data.get("clarifying_question")
+    replies = data.get("quick_replies") or []
+    if not isinstance(sufficient, bool) or (question is not None and not isinstance(question, str)):
+        raise ProviderError("malformed_output", "evidence_sufficient/clarifying_question types")
+    if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
+        raise ProviderError("malformed_output", "quick_replies is not a list of text")
+    return _Draft(claims, sufficient, question or None, _clean_replies(replies))
+
+
+def _clean_replies(replies: Sequence[str]) -> list[str]:
+    seen: list[str] = []
+    for reply in replies:
+        reply = reply.strip()
+        if reply and len(reply) <= 40 and reply not in seen:
+            seen.append(reply)
+    return seen[:4]
+
+
+def _plan(question: str, evidence: Sequence[Evidence], list_mode: bool) -> dict[str, object]:
+    sections = {e.section_key for e in evidence}
+    folded = fold(question)
+    layout = (
+        "dosage"
+        if sections & DOSAGE_SECTIONS
+        else ("bullet_list" if list_mode or len(evidence) > 2 else "prose")
+    )
+    return {
+        "layout": layout,
+        "verbosity": "full" if any(c in folded for c in _BREADTH_CUES) else "focused",
+        "sections": sorted(sections),
+        "drugs": sorted({e.drug_id for e in evidence}),
+        "list_mode": list_mode,
+        "needs_warning": bool(sections & WARNING_SECTIONS),
+    }
+
+
+def _blocks_for(evidence: Sequence[Evidence]) -> list[tuple[str, str]]:
+    return [(evidence_label(e.drug_id, e.drug_name, e.section_title), e.text) for e in evidence]
+
+
+def _generate(
+    question: str,
+    evidence: Sequence[Evidence],
+    provider: Provider,
+    budget: Budget,
+    allowed: Sequence[str],
+    missing: Sequence[str] = (),
+) -> _Draft:
+    plan = _plan(question, evidence, bool(allowed))
+    suppressed = plan["layout"] != "dosage" and not any(c in fold(question) for c in _NUMERIC_CUES)
+    system, user = answer_request(
+        question,
+        _blocks_for(evidence),
+        plan,
+        numeric_suppressed=suppressed,
+        allowed_drugs=allowed,
+        missing=missing,
+    )
+    return _parse_draft(provider.complete(system, user, budget), bool(allowed))
+
+
+def _is_refusal(draft: _Draft) -> bool:
+    cited = any(cites for _, cites, _ in draft.claims)
+    text = " ".join(t for t, _, _ in draft.claims) or (draft.clarifying_question or "")
+    return not cited and bool(_REFUSAL_RE.search(text.strip()[:80]))
+
+
+def _check(
+    question: str,
+    draft: _Draft,
+    evidence: Sequence[Evidence],
+    provider: Provider,
+    budget: Budget,
+    allowed: Sequence[str],
+) -> tuple[str | None, list[str]]:
+    """(reject reason or None, grounded 'missing' descriptions for a repair)."""
+    texts = [e.text for e in evidence]
+    grounding = verify(draft.rendered(), texts)
+    if not grounding.ok:
+        return grounding.reason, []
+    if allowed:
+        for _text, cites, drug_id in draft.claims:
+            if drug_id not in allowed or any(evidence[i - 1].drug_id != drug_id for i in cites):
+                return "unsupported_drug", []
+    pairs = [
+        (c.text, _blocks_for([evidence[i - 1] for i in c.citations])) for c in grounding.claims
+    ]
+    system, user = entailment_request(question, pairs)
+    verdict = parse_json_object(provider.complete(system, user, budget))
+    try:
+        judged = verdict["claims"]
+        if not isinstance(judged, list) or len(judged) < len(pairs):
+            raise ProviderError("malformed_output", "the judge skipped claims")
+        if any(item.get("supported") is not True for item in judged):
+            return "unsupported_claim", []
+        missing = verdict.get("missing") or []
+        complete = verdict.get("complete", True)
+    except (AttributeError, KeyError, TypeError) as exc:
+        raise ProviderError("malformed_output", repr(exc)) from exc
+    if complete is True or not isinstance(missing, list):
+        return None, []
+    grounded = [
+        m["description"]
+        for m in missing
+        if isinstance(m, dict)
+        and quote_supports_missing(m.get("description", ""), m.get("evidence_quote", ""), texts)
+    ]
+    return None, grounded
+
+
+_META = frozenset("thieu khong neu chua de cap thong tin ve cua cac va la cho trong".split())
+
+
+def quote_supports_missing(description: str, quote: str, evidence: Sequence[str]) -> bool:
+    """A 'missing' objection counts only if its quote is verbatim evidence that backs it."""
+    if not isinstance(description, str) or not isinstance(quote, str) or len(quote.strip()) < 8:
+        return False
+    squash = lambda s: " ".join(s.split())  # noqa: E731
+    if not any(squash(quote) in squash(text) for text in evidence):
+        return False
+    described = [w for w in words(description) if w not in _META]
+    if not described:
+        return False
+    quoted = set(words(quote))
+    if sum(w in quoted for w in described) / len(described) < 0.5:
+        return False
+    return all(n in numeric_tokens(quote) for n in numeric_tokens(description))
+
+
+def generated_answer(
+    question: str, retrieved: Retrieved, provider: Provider, budget: Budget
+) -> TurnResult:
+    frame = retrieved.frame
+    evidence = list(retrieved.evidence)
+    allowed = (
+        sorted({e.drug_id for e in evidence}) if frame.turn_type == "condition_to_drug" else []
+    )
+    citations = citations_for(evidence)
+    near = [f"{c.drug_name} · {c.section_title} ({pages(c)})" for c in citations]
+    try:
+        draft = _generate(question, evidence, provider, budget, allowed)
+        if not draft.evidence_sufficient and not draft.clarifying_question:
+            draft = _generate(question, evidence, provider, budget, allowed)  # one identical retry
+        if _is_refusal(draft):
+            return abstain(frame, "model_refused", near)
+        if draft.clarifying_question:
+            frame = replace(frame, needs_clarify=True, quick_replies=tuple(draft.quick_replies))
+            return TurnResult(
+                Outcome.CLARIFY,
+                "model_asked_back",
+                frame,
+                draft.clarifying_question,
+                quick_replies=draft.quick_replies,
+            )
+        if not draft.evidence_sufficient:
+            return abstain(frame, "insufficient_evidence", near)
+        reason, missing = _check(question, draft, evidence, provider, budget, allowed)
+        if reason is None and missing:
+            draft = _generate(question, evidence, provider, budget, allowed, missing)
+            reason, still_missing = _check(question, draft, evidence, provider, budget, allowed)
+            if reason is None and still_missing:
+                reason = "incomplete_answer"
+    except ProviderError as exc:
+        logger.warning("generation abstained: %s", exc)
+        return abstain(frame, exc.reason, near)
+    if reason is not None:
+        return abstain(frame, reason, near)
+    claims, _ = split_claims(draft.rendered())
+    blocks: dict[tuple[str, str], AnswerBlock] = {}
+    for claim in claims:
+        first = citations[claim.citations[0] - 1]
+        key = (first.drug_id, first.section_key)
+        if key not in blocks:
+            blocks[key] = AnswerBlock(
+                f"{first.drug_name} · {first.section_title}",
+                kind_of(first.section_key),
+                first.section_key,
+                first.drug_id,
+                [],
+            )
+        blocks[key].claims.append((claim.text, list(claim.citations)))
+    return TurnResult(
+        Outcome.ANSWER, "grounded_answer", frame, draft.rendered(), list(blocks.values()), citations
+    )

@@ -1,0 +1,211 @@
+"""What a turn shows: the result types, the abstain messages and the one abstain constructor."""
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from retrieval.evidence import Evidence, Outcome
+from retrieval.frame import QueryFrame
+from retrieval.retrieve import Retrieved
+
+DISCLAIMER = (
+    "Nội dung được trích từ Dược thư Quốc gia Việt Nam 2018, phục vụ tra cứu chuyên môn và "
+    "không thay thế chỉ định của bác sĩ hoặc dược sĩ lâm sàng."
+)
+# A question is a sentence or a short case description; 2,000 characters holds the longest
+# case in the development set five times over. Longer input is refused, not truncated.
+MAX_QUESTION_CHARS = 2000
+
+SMALLTALK_TEXT = (
+    "Xin chào! Tôi tra cứu Dược thư Quốc gia Việt Nam 2018 cho dược sĩ và bác sĩ. "
+    "Bạn muốn hỏi về thuốc nào?"
+)
+
+ABSTAIN_MESSAGES: dict[str, str] = {
+    "empty_question": "Bạn chưa nhập câu hỏi. Hãy hỏi về một thuốc, ví dụ «Liều paracetamol cho người lớn?».",
+    "question_too_long": "Câu hỏi dài quá {limit} ký tự. Hãy rút gọn, chỉ giữ thuốc và điều cần tra.",
+    "unknown_drug": "Không tìm thấy thuốc {names} trong Dược thư Quốc gia Việt Nam 2018 đã nạp. "
+    "Hãy kiểm tra lại tên hoạt chất hoặc biệt dược.",
+    "drug_not_loaded": "{names} có trong mục lục Dược thư 2018 nhưng chuyên luận chưa được nạp "
+    "vào hệ thống, nên chưa thể trả lời.",
+    "no_drug_named": "Bạn hỏi về thuốc nào? Hãy nêu tên hoạt chất hoặc biệt dược.",
+    "non_human_subject": "Dược thư Quốc gia Việt Nam 2018 chỉ dành cho người; câu hỏi về động vật "
+    "(thú y) nằm ngoài phạm vi của sách.",
+    "out_of_scope": "Câu hỏi nằm ngoài phạm vi Dược thư Quốc gia Việt Nam 2018 (sách không có "
+    "thông tin này, ví dụ giá thuốc hoặc nội dung không về thuốc).",
+    "section_not_in_monograph": "Chuyên luận của thuốc này không có mục được hỏi.",
+    "no_indication_match": "Không có chuyên luận nào đã nạp ghi tình trạng này trong mục Chỉ định.",
+    "no_condition_match": "Không có chuyên luận nào đã nạp nêu tình trạng này trong mục được hỏi "
+    "(điều đó không có nghĩa là không có thuốc nào liên quan).",
+    "parent_hydration_failed": "Không tìm thấy đoạn sách phù hợp để trả lời.",
+    "missing_provenance": "Đoạn sách tìm được thiếu số trang in nên không thể trích dẫn.",
+    "provider_unavailable": "Dịch vụ mô hình ngôn ngữ không phản hồi; chưa thể soạn câu trả lời.",
+    "request_budget_exhausted": "Hết thời gian xử lý cho câu hỏi này trước khi kiểm tra xong câu trả lời.",
+    "malformed_output": "Mô hình trả về kết quả sai định dạng nên câu trả lời bị loại.",
+    "ungrounded_number": "Câu trả lời soạn ra có con số không khớp nguyên văn với đoạn sách được trích, nên bị loại.",
+    "invalid_citation": "Câu trả lời soạn ra trích dẫn một đoạn không tồn tại, nên bị loại.",
+    "uncited_claim": "Câu trả lời soạn ra có ý không kèm trích dẫn, nên bị loại.",
+    "unsupported_claim": "Bước đối chiếu cho thấy câu trả lời soạn ra không khớp với đoạn sách được trích, nên bị loại.",
+    "incomplete_answer": "Câu trả lời soạn ra bỏ sót thông tin quan trọng có trong sách, nên bị loại.",
+    "unsupported_drug": "Câu trả lời soạn ra nêu thuốc ngoài danh sách tìm được hoặc trích sai chuyên luận, nên bị loại.",
+    "insufficient_evidence": "Các đoạn sách tìm được không đủ để trả lời câu hỏi này.",
+    "model_refused": "Không tìm thấy nội dung trả lời trong các đoạn sách đã tra.",
+    "understanding_provider_unavailable": "Dịch vụ mô hình ngôn ngữ không phản hồi khi phân tích câu hỏi; "
+    "hãy thử lại sau.",
+    "understanding_malformed_output": "Không phân tích được câu hỏi (kết quả mô hình sai định dạng); "
+    "hãy diễn đạt lại.",
+}
+
+
+# Block title and kind come from the cited chunk's section, never from model prose.
+WARNING_SECTIONS = frozenset(
+    {
+        "chong_chi_dinh",
+        "than_trong",
+        "tuong_tac_thuoc",
+        "tuong_ky",
+        "qua_lieu_va_xu_tri",
+        "thoi_ky_mang_thai",
+        "thoi_ky_cho_con_bu",
+        "tac_dung_khong_mong_muon",
+    }
+)
+DOSAGE_SECTIONS = frozenset({"lieu_luong_va_cach_dung"})
+
+
+@dataclass
+class Citation:
+    index: int
+    chunk_id: int
+    drug_id: str
+    drug_name: str
+    section_key: str
+    section_title: str
+    label: str
+    page_start: int | None
+    page_end: int | None
+    text: str
+    content_hash: str
+    quarantined: bool
+
+
+@dataclass
+class AnswerBlock:
+    title: str
+    kind: str  # fact_list | warning | dosage | notice
+    section_key: str
+    drug_id: str
+    claims: list[tuple[str, list[int]]]
+    collapsed: bool = False
+
+
+@dataclass
+class TurnResult:
+    decision: Outcome
+    reason: str
+    frame: QueryFrame
+    answer_text: str = ""
+    blocks: list[AnswerBlock] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    quick_replies: list[str] = field(default_factory=list)
+    near_misses: list[str] = field(default_factory=list)
+    extractive: bool = False
+    disclaimer: str = DISCLAIMER
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "decision": self.decision,
+            "reason": self.reason,
+            "frame": self.frame.summary(),
+            "answer_text": self.answer_text,
+            "blocks": [asdict(b) for b in self.blocks],
+            "citations": [
+                {
+                    "drug_id": c.drug_id,
+                    "section_key": c.section_key,
+                    "page_start": c.page_start,
+                    "page_end": c.page_end,
+                    "chunk_id": c.chunk_id,
+                }
+                for c in self.citations
+            ],
+            "quick_replies": self.quick_replies,
+            "near_misses": self.near_misses,
+            "disclaimer": self.disclaimer,
+        }
+
+
+def citations_for(evidence: Sequence[Evidence]) -> list[Citation]:
+    return [
+        Citation(
+            n,
+            e.chunk_id,
+            e.drug_id,
+            e.drug_name,
+            e.section_key,
+            e.section_title,
+            e.label,
+            e.page_start,
+            e.page_end,
+            e.text,
+            e.content_hash,
+            e.needs_visual_check,
+        )
+        for n, e in enumerate(evidence, 1)
+    ]
+
+
+def pages(c: Citation) -> str:
+    return (
+        f"tr. {c.page_start}" if c.page_start == c.page_end else f"tr. {c.page_start}–{c.page_end}"
+    )
+
+
+def abstain(frame: QueryFrame, reason: str, near_misses: Sequence[str] = ()) -> TurnResult:
+    """The turn declines, saying why in the reason's own words (names filled in)."""
+    names = ", ".join(f"«{n}»" for n in (frame.unknown_drugs or frame.not_loaded)) or "được nêu"
+    message = ABSTAIN_MESSAGES.get(reason, "Không trả lời được câu hỏi này từ Dược thư.")
+    message = message.format(names=names, limit=MAX_QUESTION_CHARS)
+    return TurnResult(Outcome.ABSTAIN, reason, frame, message, near_misses=list(near_misses))
+
+
+def notice_text(flagged: Sequence[Citation]) -> str:
+    where = "; ".join(f"{c.drug_name} · {c.section_title}, {pages(c)}" for c in flagged)
+    return (
+        f"Có {len(flagged)} đoạn (bảng hoặc công thức) đang chờ dược sĩ đối chiếu bản in, "
+        f"nên không được hiển thị như câu trả lời. Kiểm tra bản in: {where}."
+    )
+
+
+def notice_block(flagged: Sequence[Citation]) -> AnswerBlock:
+    """The block that stands in for chunks awaiting a pharmacist's check of the print."""
+    return AnswerBlock(
+        "Cần kiểm tra bản in",
+        "notice",
+        flagged[0].section_key,
+        flagged[0].drug_id,
+        [(notice_text(flagged), [c.index for c in flagged])],
+    )
+
+
+def quarantine_notice(retrieved: Retrieved) -> TurnResult:
+    """VERIFY_PDF evidence is never generated over: the notice and the citations only."""
+    citations = citations_for(retrieved.evidence)
+    flagged = [c for c in citations if c.quarantined]
+    notice = notice_text(flagged)
+    block = notice_block(flagged)
+    return TurnResult(
+        Outcome.VERIFY_PDF,
+        "visual_verification_required",
+        retrieved.frame,
+        notice,
+        [block],
+        citations,
+    )
+
+
+def kind_of(section_key: str) -> str:
+    if section_key in DOSAGE_SECTIONS:
+        return "dosage"
+    if section_key in WARNING_SECTIONS:
+        return "warning"
+    return "fact_list"

@@ -1,0 +1,92 @@
+"""One turn, from question to what is shown: answer, abstain, clarify or verify_pdf.
+
+Retrieval decides what is true; generation only decides how it reads. A generated answer
+replaces the book's text only if it clears the deterministic grounding check and one
+entailment pass; if anything fails (a check, the provider, the output format, the time
+budget) the turn abstains with the specific reason and never falls back to dumping book
+text as if it were an answer. The deliberate exception is the no-model mode
+(ANSWER_PROVIDER=disabled), where verbatim quotes with citations *are* the product.
+"""
+
+from collections.abc import Sequence
+
+from django.conf import settings
+
+from answering.extractive import extractive_answer
+from answering.generation import generated_answer
+from answering.metrics import CLARIFY, TURNS
+from answering.model_frame import understand_turn
+from answering.providers import Budget, Provider, get_provider
+from answering.results import (
+    MAX_QUESTION_CHARS,
+    SMALLTALK_TEXT,
+    TurnResult,
+    abstain,
+    quarantine_notice,
+)
+from corpus.text import nfc
+from retrieval.evidence import Outcome
+from retrieval.frame import QueryFrame
+from retrieval.retrieve import retrieve_for_frame
+
+
+class _Configured:
+    """The provider the settings name (the default); tests and tools pass one explicitly."""
+
+
+CONFIGURED = _Configured()
+
+
+def answer_turn(
+    question: str,
+    history: Sequence[str] = (),
+    prior: QueryFrame | None = None,
+    *,
+    provider: Provider | None | _Configured = CONFIGURED,
+    claimed_scope: str = "human",
+) -> TurnResult:
+    """Answer one turn. `history` is the earlier questions, `prior` the last turn's frame."""
+    result = _answer(question, history, prior, provider, claimed_scope)
+    TURNS.labels(result.decision, result.reason).inc()
+    if result.decision == Outcome.CLARIFY:
+        CLARIFY.labels(result.reason).inc()
+    return result
+
+
+def _answer(
+    question: str,
+    history: Sequence[str],
+    prior: QueryFrame | None,
+    provider: Provider | None | _Configured,
+    claimed_scope: str,
+) -> TurnResult:
+    chosen = get_provider() if isinstance(provider, _Configured) else provider
+    question = nfc(question or "").strip()
+    if not question:
+        return abstain(QueryFrame(turn_type="out_of_scope"), "empty_question")
+    if len(question) > MAX_QUESTION_CHARS:
+        return abstain(QueryFrame(turn_type="out_of_scope"), "question_too_long")
+    budget = Budget(settings.ANSWER_BUDGET_SECONDS)
+    frame = understand_turn(
+        question, history, prior, provider=chosen, budget=budget, claimed_scope=claimed_scope
+    )
+    if frame.system_error:
+        return abstain(frame, frame.system_error)
+    if frame.turn_type == "smalltalk":
+        return TurnResult(Outcome.ANSWER, "smalltalk", frame, SMALLTALK_TEXT)
+    retrieved = retrieve_for_frame(frame, frame.standalone_query or question)
+    if retrieved.decision == Outcome.ABSTAIN:
+        return abstain(retrieved.frame, retrieved.reason, retrieved.near_misses)
+    if retrieved.decision == Outcome.CLARIFY:
+        return TurnResult(
+            Outcome.CLARIFY,
+            retrieved.reason,
+            retrieved.frame,
+            retrieved.clarifying_question or "",
+            quick_replies=retrieved.quick_replies,
+        )
+    if chosen is None:
+        return extractive_answer(retrieved)
+    if retrieved.decision == Outcome.VERIFY_PDF:
+        return quarantine_notice(retrieved)
+    return generated_answer(question, retrieved, chosen, budget)

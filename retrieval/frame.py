@@ -1,0 +1,99 @@
+"""The QueryFrame: what one turn asks, as understanding read it and retrieval searches for it.
+
+Frozen: understanding builds it, retrieval reads it and returns what it decided (the drugs a
+reverse lookup found, the section a condition was found in) as a new frame in its result.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+TURN_TYPES = (
+    "drug_attribute",
+    "drug_overview",
+    "interaction",
+    "symptom_to_drug",
+    "condition_to_drug",
+    "drug_to_condition",
+    "condition_relation",
+    "dosing_calc",
+    "smalltalk",
+    "out_of_scope",
+)
+
+
+@dataclass(frozen=True)
+class PatientContext:
+    comorbidities: tuple[str, ...] = ()
+    allergies: tuple[str, ...] = ()
+    current_medicines: tuple[str, ...] = ()
+    renal: bool = False
+    hepatic: bool = False
+    pregnancy: bool = False
+    breastfeeding: bool = False
+
+    @property
+    def has_context(self) -> bool:
+        """Whether anything here calls for per-facet safety lines."""
+        return bool(
+            self.current_medicines or self.comorbidities or self.pregnancy or self.breastfeeding
+        )
+
+
+@dataclass(frozen=True)
+class QueryFrame:
+    turn_type: str
+    drugs: tuple[str, ...] = ()
+    unknown_drugs: tuple[str, ...] = ()
+    attribute: str | None = None
+    population: str | None = None
+    weight_kg: float | None = None
+    age_text: str | None = None
+    indication: str | None = None
+    condition: str | None = None
+    relation: str | None = None  # indication | adverse_effect | contraindication | unknown
+    patient: PatientContext = field(default_factory=PatientContext)
+    context_action: str = "none"  # none | continue | new
+    route: str | None = None
+    section_overview: bool = False
+    standalone_query: str | None = None
+    needs_clarify: bool = False
+    clarify_reason: str | None = None
+    quick_replies: tuple[str, ...] = ()
+    system_error: str | None = None
+    subject_scope: str = "human"
+    not_loaded: tuple[str, ...] = ()
+
+    def summary(self) -> dict[str, object]:
+        """The fields shown in a result line and stored with a turn."""
+        return {
+            "turn_type": self.turn_type,
+            "drugs": list(self.drugs),
+            "unknown_drugs": list(self.unknown_drugs),
+            "attribute": self.attribute,
+            "population": self.population,
+            "weight_kg": self.weight_kg,
+            "age_text": self.age_text,
+            "condition": self.condition,
+            "relation": self.relation,
+            "route": self.route,
+            "needs_clarify": self.needs_clarify,
+            "system_error": self.system_error,
+        }
+
+    @classmethod
+    def from_summary(cls, data: Mapping[str, Any], **changes: Any) -> "QueryFrame":
+        """A stored summary read back (the previous turn of a conversation)."""
+        return cls(
+            turn_type=data.get("turn_type") or "drug_attribute",
+            drugs=tuple(data.get("drugs") or ()),
+            unknown_drugs=tuple(data.get("unknown_drugs") or ()),
+            attribute=data.get("attribute"),
+            population=data.get("population"),
+            weight_kg=data.get("weight_kg"),
+            age_text=data.get("age_text"),
+            condition=data.get("condition"),
+            relation=data.get("relation"),
+            route=data.get("route"),
+            **changes,
+        )

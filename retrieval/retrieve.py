@@ -1,0 +1,221 @@
+"""From a frame to the evidence that answers it, and the decision on that evidence.
+
+The frame is read, never changed: what retrieval decided (the drugs a reverse lookup found,
+the section a condition sits in, the bands to ask back with) comes back as `Retrieved.frame`.
+"""
+
+import re
+from dataclasses import dataclass, field, replace
+
+from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
+from retrieval.frame import QueryFrame
+from retrieval.queries import (
+    drug_overview,
+    find_by_indication,
+    find_by_section,
+    find_condition_in_sections,
+    free_form,
+    own_names,
+    patient_safety,
+    retrieve_section,
+)
+
+_CHILD_BAND = re.compile(
+    r"(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh)\s+(?:cân nặng\s+)?(?:từ\s+|dưới\s+|trên\s+|[<>≤≥]\s*)?"
+    r"\d+(?:\s*(?:tháng|tuổi))?(?:\s*-\s*\d+)?\s*(?:tháng tuổi|tháng|tuổi|kg)"
+)
+
+
+@dataclass
+class Retrieved:
+    frame: QueryFrame  # the question's frame with what retrieval decided
+    evidence: list[Evidence]
+    decision: Outcome
+    reason: str
+    quick_replies: list[str] = field(default_factory=list)
+    clarifying_question: str | None = None
+    near_misses: list[str] = field(default_factory=list)
+    safety: list[SafetyFinding] = field(default_factory=list)
+
+
+def _from_decision(
+    frame: QueryFrame, evidence: list[Evidence], reason: str | None = None
+) -> Retrieved:
+    verdict = decide(evidence)
+    answered = verdict.decision == Outcome.ANSWER
+    return Retrieved(
+        frame, evidence, verdict.decision, reason if answered and reason else verdict.reason
+    )
+
+
+def child_bands(evidence: list[Evidence]) -> list[str]:
+    """The book's own age/weight band labels in a dosage section, in book order."""
+    bands: list[str] = []
+    for item in evidence:
+        for match in _CHILD_BAND.finditer(item.text):
+            label = re.sub(r"\s+", " ", match.group(0))
+            if label not in bands:
+                bands.append(label)
+    return bands
+
+
+def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
+    if frame.turn_type == "smalltalk":
+        return Retrieved(frame, [], Outcome.ANSWER, "smalltalk")
+    if frame.turn_type == "out_of_scope":
+        reason = "non_human_subject" if frame.subject_scope != "human" else "out_of_scope"
+        return Retrieved(frame, [], Outcome.ABSTAIN, reason)
+    if not frame.drugs and frame.turn_type not in ("condition_to_drug", "condition_relation"):
+        reason = (
+            "drug_not_loaded"
+            if frame.not_loaded
+            else ("unknown_drug" if frame.unknown_drugs else "no_drug_named")
+        )
+        return Retrieved(frame, [], Outcome.ABSTAIN, reason)
+
+    if frame.turn_type == "condition_to_drug":
+        evidence = find_by_indication(frame.condition or "")
+        if not evidence:
+            return Retrieved(frame, [], Outcome.ABSTAIN, "no_indication_match")
+        frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
+        safety = _safety_for(frame)
+        pooled = unique_evidence(
+            evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]
+        )
+        retrieved = _from_decision(frame, pooled)
+        retrieved.safety = safety
+        return retrieved
+
+    if frame.turn_type == "condition_relation" and not frame.drugs:
+        section = (
+            "tac_dung_khong_mong_muon" if frame.relation == "adverse_effect" else "chong_chi_dinh"
+        )
+        evidence = find_by_indication(frame.condition or "", section)
+        if not evidence:
+            return Retrieved(frame, [], Outcome.ABSTAIN, "no_condition_match")
+        frame = replace(
+            frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)), attribute=section
+        )
+        return _from_decision(frame, evidence)
+
+    if frame.turn_type == "drug_overview":
+        return _from_decision(frame, [e for drug_id in frame.drugs for e in drug_overview(drug_id)])
+
+    if frame.turn_type == "drug_to_condition":
+        return _from_decision(frame, find_by_section(frame.drugs[0], "chi_dinh"))
+
+    if frame.turn_type == "interaction":
+        evidence = []
+        named = False
+        for drug_id in frame.drugs:
+            hits = []
+            for other in (d for d in frame.drugs if d != drug_id):
+                for name in own_names(other):
+                    hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
+            named = named or bool(hits)
+            evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
+        absence = None if named else "interaction_not_named_in_book"
+        return _from_decision(frame, unique_evidence(evidence), absence)
+
+    if frame.turn_type == "condition_relation" and frame.condition:
+        drug_id = frame.drugs[0]
+        for phrase in _sub_phrases(frame.condition):
+            hits = find_condition_in_sections(drug_id, phrase, ["chong_chi_dinh", "than_trong"])
+            if hits:
+                return _from_decision(replace(frame, attribute=hits[0].section_key), hits)
+        frame = replace(frame, attribute=frame.attribute or "chong_chi_dinh")
+        return _from_decision(
+            frame, find_by_section(drug_id, frame.attribute or ""), "condition_not_named_in_book"
+        )
+
+    if frame.attribute is None:
+        packed = free_form(question, frame.drugs[0])
+        return _from_decision(frame, packed.evidence)
+
+    evidence = []
+    for drug_id in frame.drugs:
+        evidence += retrieve_section(
+            drug_id, frame.attribute, question, pool=frame.attribute == "than_trong"
+        )
+    if not evidence:
+        return Retrieved(
+            frame,
+            [],
+            Outcome.ABSTAIN,
+            "section_not_in_monograph",
+            near_misses=[f"{d}: {frame.attribute}" for d in frame.drugs],
+        )
+    if (
+        frame.attribute == "lieu_luong_va_cach_dung"
+        and frame.population == "tre_em"
+        and frame.age_text is None
+        and frame.weight_kg is None
+    ):
+        bands = child_bands(evidence)
+        if len(bands) >= 2:
+            replies = tuple(_spread(sorted(bands, key=_band_months), 4))
+            frame = replace(
+                frame,
+                needs_clarify=True,
+                clarify_reason="child_dose_needs_age_or_weight",
+                quick_replies=replies,
+            )
+            return Retrieved(
+                frame,
+                evidence,
+                Outcome.CLARIFY,
+                "child_dose_needs_age_or_weight",
+                quick_replies=list(replies),
+                clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
+            )
+    return _from_decision(frame, evidence)
+
+
+def _band_months(band: str) -> float:
+    """The lower bound of an age band in months, to order bands youngest first."""
+    match = re.search(r"(\d+)\s*(tháng|tuổi)?", band)
+    if match is None or "kg" in band or "Sơ sinh" in band:
+        return -1.0 if "Sơ sinh" in band else 10_000.0
+    unit = match.group(2) or ("tháng" if "tháng" in band and "tuổi" not in band else "tuổi")
+    return float(match.group(1)) * (1 if unit == "tháng" else 12)
+
+
+# Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).
+SAFETY_HITS_PER_FACET = 2
+
+
+def _safety_for(frame: QueryFrame) -> list[SafetyFinding]:
+    """Per-facet safety evidence for each indicated drug, from the patient's own context."""
+    patient = frame.patient
+    if not patient.has_context:
+        return []
+    findings: list[SafetyFinding] = []
+    for drug_id in frame.drugs:
+        findings += patient_safety(
+            drug_id,
+            current_medicines=list(patient.current_medicines),
+            conditions=list(patient.comorbidities),
+            pregnant=patient.pregnancy,
+            breastfeeding=patient.breastfeeding,
+        )
+    return findings
+
+
+def _spread(items: list[str], n: int) -> list[str]:
+    """n items spread over the list (youngest to oldest band), not the first n."""
+    if len(items) <= n:
+        return items
+    step = (len(items) - 1) / (n - 1)
+    return [items[round(i * step)] for i in range(n)]
+
+
+def _sub_phrases(condition: str) -> list[str]:
+    """The condition, then its contiguous sub-phrases of two words or more, longest first."""
+    tokens = condition.split()
+    if len(tokens) == 1:
+        return tokens
+    phrases = []
+    for length in range(len(tokens), 1, -1):
+        for start in range(0, len(tokens) - length + 1):
+            phrases.append(" ".join(tokens[start : start + length]))
+    return phrases[:60]
