@@ -1,4 +1,5 @@
 import hashlib
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -225,6 +226,44 @@ class Chunk(models.Model):
             section_key=self.section.section_key,
             part_index=self.part_index,
         )
+
+    def take_book_text(self, text: str, *, flagged: bool, now: datetime) -> "ChunkReview | None":
+        """The book's text behind this chunk changed on re-ingest.
+
+        Text nobody reviewed follows the book. A pharmacist's decision or correction is kept:
+        the new book text is stored beside it and the chunk goes back to the queue with both
+        versions. Only this instance changes; the history row to write is returned, so ingest
+        saves chunks and rows in bulk.
+        """
+        new_hash = content_hash(text)
+        self.updated_at = now
+        reviewed = self.is_edited or self.review_state in (
+            Chunk.Review.APPROVED,
+            Chunk.Review.KEPT,
+            Chunk.Review.SOURCE_CHANGED,
+        )
+        if not reviewed:
+            self.text = self.source_text = text
+            self.content_hash = self.source_hash = new_hash
+            self.requires_visual_check = self.has_quarantined_content = flagged
+            self.review_state = Chunk.Review.PENDING if flagged else Chunk.Review.NOT_NEEDED
+            return None
+        review = ChunkReview(
+            chunk=self,
+            drug_id=self.section.drug.drug_id,
+            section_key=self.section.section_key,
+            part_index=self.part_index,
+            decision=ChunkReview.Decision.SOURCE_CHANGED,
+            before=self.source_text,
+            after=text,
+            note="Văn bản sách thay đổi khi nạp lại; đoạn đã duyệt/sửa được đưa lại hàng chờ.",
+        )
+        self.previous_source_text = self.source_text
+        self.source_text = text
+        self.source_hash = new_hash
+        self.requires_visual_check = self.has_quarantined_content = True
+        self.review_state = Chunk.Review.SOURCE_CHANGED
+        return review
 
     @transaction.atomic
     def keep_quarantined(self, *, by: "AbstractBaseUser", note: str = "") -> None:

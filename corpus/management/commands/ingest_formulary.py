@@ -6,8 +6,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from corpus.ingest import SourceMonograph, ingest_formulary
+from corpus.ingest import ingest_formulary
 from corpus.markdown import CorpusFormatError
+from corpus.sources import SourceMonograph
 
 
 class Command(BaseCommand):
@@ -46,14 +47,17 @@ class Command(BaseCommand):
             + ", ".join(f"{k} {v}" for k, v in summary.sections_per_key.items())
         )
         out(
-            f"created {dict(summary.created)}, updated {dict(summary.updated)}, "
-            f"deleted {dict(summary.deleted)}"
+            f"created {dict(+summary.created)}, updated {dict(+summary.updated)}, "
+            f"deleted {dict(+summary.deleted)}"
         )
         if summary.drugs_not_in_source:
             out(
                 f"in the database but not in this source (kept): {', '.join(summary.drugs_not_in_source)}"
             )
-        out(f"seconds {summary.seconds:.2f}")
+        out(
+            f"seconds {summary.seconds:.2f} (reading {summary.read_seconds:.2f}, "
+            f"writing {summary.write_seconds:.2f})"
+        )
 
     def _progress(self, items: Iterable[SourceMonograph]) -> Iterable[SourceMonograph]:
         items = list(items)

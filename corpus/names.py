@@ -1,0 +1,162 @@
+"""The names the book gives each drug (heading, other names, INN, trade names, the brand
+index) as aliases, and the whole book index, synced in bulk inside the ingest transaction."""
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from corpus.models import Alias, BookIndexEntry, Drug
+from corpus.sources import IndexRow, SourceMonograph
+from corpus.text import drug_id_for, fold, heading_parts, nfc, words
+
+
+@dataclass
+class Changes:
+    created: int = 0
+    updated: int = 0
+    deleted: int = 0
+
+
+def clean_field(text: str) -> str:
+    return text.replace("*", "").strip().rstrip(".").strip()
+
+
+def _split_names(text: str) -> list[str]:
+    text = text.replace("*", "")
+    names = []
+    for part in re.split(r"[;,]\s*|\n+", text):
+        part = part.strip().rstrip(".").strip()
+        if 1 < len(part) <= 120:
+            names.append(part)
+    return names
+
+
+def _match_ingredient(
+    row: IndexRow, drugs: dict[str, Drug], by_key: dict[str, set[str]]
+) -> str | None:
+    """The loaded drug an index row names, or None when its monograph is not loaded."""
+    direct = drug_id_for(row.ingredient)
+    if direct in drugs:
+        return direct
+    hits = by_key.get(fold(row.ingredient).strip().rstrip("."), set())
+    if len(hits) == 1:
+        return next(iter(hits))
+    # Same printed page as a loaded monograph, and a name that agrees with it.
+    if row.page:
+        for drug in drugs.values():
+            if drug.page_start is None or drug.page_end is None:
+                continue
+            if drug.page_start <= row.page <= drug.page_end:
+                names = [drug.drug_id.replace("_", " "), fold(drug.inn)]
+                if max(fuzz.token_set_ratio(fold(row.ingredient), n) for n in names) >= 85:
+                    return drug.drug_id
+    return None
+
+
+def _ingredient_keys(
+    drugs: dict[str, Drug], monographs: list[SourceMonograph]
+) -> dict[str, set[str]]:
+    keys: dict[str, set[str]] = defaultdict(set)
+    for source in monographs:
+        parsed = source.parsed
+        name, other = heading_parts(parsed.heading)
+        drug = drugs[parsed.drug_id]
+        for value in (name, other, drug.inn, parsed.drug_id.replace("_", " ")):
+            for part in _split_names(value.replace("(", ",").replace(")", ",")):
+                keys[fold(part)].add(parsed.drug_id)
+        # The id without its scope: "salbutamol" for SALBUTAMOL (Dùng trong hô hấp).
+        keys[fold(name)].add(parsed.drug_id)
+    return keys
+
+
+def sync_aliases(
+    monographs: list[SourceMonograph],
+    drugs: dict[str, Drug],
+    index_rows: list[IndexRow],
+) -> "Changes":
+    """The book's names of each loaded drug; names a pharmacist added are never removed."""
+    changes = Changes()
+    wanted: dict[tuple[str, str, str], int | None] = {}
+
+    def want(drug_id: str, name: str, kind: str, page: int | None) -> None:
+        name = nfc(name).strip()
+        if name and words(name) and (drug_id, name, kind) not in wanted:
+            wanted[(drug_id, name, kind)] = page
+
+    for source in monographs:
+        parsed = source.parsed
+        name, other = heading_parts(parsed.heading)
+        want(parsed.drug_id, parsed.heading, Alias.Kind.HEADING, source.page_start)
+        want(parsed.drug_id, name, Alias.Kind.HEADING, source.page_start)
+        if other and not fold(other).startswith("dung trong"):
+            for part in _split_names(other):
+                want(parsed.drug_id, part, Alias.Kind.OTHER_NAME, source.page_start)
+        for part in parsed.other_names:
+            want(parsed.drug_id, part, Alias.Kind.OTHER_NAME, source.page_start)
+        inn = clean_field(parsed.field_text("ten_chung_quoc_te"))
+        for part in _split_names(inn.replace("(", ",").replace(")", ",")):
+            want(parsed.drug_id, part, Alias.Kind.INN, source.page_start)
+        for part in _split_names(parsed.field_text("ten_thuong_mai")):
+            want(parsed.drug_id, part, Alias.Kind.TRADE_NAME, source.page_end)
+    by_key = _ingredient_keys(drugs, monographs)
+    for row in index_rows:
+        drug_id = _match_ingredient(row, drugs, by_key)
+        if drug_id is not None:
+            want(
+                drug_id,
+                row.name,
+                Alias.Kind.BRAND_INDEX if row.source == "brand_index" else Alias.Kind.TRADE_NAME,
+                row.page,
+            )
+    existing = {(a.drug.drug_id, a.name, a.kind): a for a in Alias.objects.select_related("drug")}
+    # Names a pharmacist added in the admin are not the book's, so ingest never removes them.
+    stale = [
+        a.pk for key, a in existing.items() if key not in wanted and a.kind != Alias.Kind.CURATED
+    ]
+    if stale:
+        Alias.objects.filter(pk__in=stale).delete()
+        changes.deleted += len(stale)
+    new = [
+        Alias(drug=drugs[d], name=n, folded=" ".join(words(n)), kind=k, source_page=p)
+        for (d, n, k), p in wanted.items()
+        if (d, n, k) not in existing
+    ]
+    Alias.objects.bulk_create(new, batch_size=1000)
+    changes.created += len(new)
+    changed = [a for key, a in existing.items() if key in wanted and a.source_page != wanted[key]]
+    for alias in changed:
+        alias.source_page = wanted[(alias.drug.drug_id, alias.name, alias.kind)]
+    Alias.objects.bulk_update(changed, ["source_page"])
+    changes.updated += len(changed)
+    return changes
+
+
+def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Changes":
+    """The whole book's index, also for monographs that are not loaded."""
+    changes = Changes()
+    by_key: dict[str, set[str]] = defaultdict(set)
+    for drug in drugs.values():
+        by_key[fold(drug.inn)].add(drug.drug_id)
+    wanted: dict[tuple[str, str, str], tuple[str, int | None]] = {}
+    for row in index_rows:
+        loaded = _match_ingredient(row, drugs, by_key)
+        ingredient_id = loaded or drug_id_for(row.ingredient)
+        key = (nfc(row.name), ingredient_id, row.source)
+        wanted.setdefault(key, (nfc(row.ingredient), row.page))
+    existing = {(e.name, e.ingredient_id, e.source): e for e in BookIndexEntry.objects.all()}
+    stale = [e.pk for key, e in existing.items() if key not in wanted]
+    if stale:
+        BookIndexEntry.objects.filter(pk__in=stale).delete()
+        changes.deleted += len(stale)
+    new = [
+        BookIndexEntry(
+            name=n, folded=" ".join(words(n)), ingredient=ing, ingredient_id=i, page=page, source=s
+        )
+        for (n, i, s), (ing, page) in wanted.items()
+        if (n, i, s) not in existing
+    ]
+    BookIndexEntry.objects.bulk_create(new, batch_size=2000)
+    changes.created += len(new)
+    return changes

@@ -1,0 +1,220 @@
+"""Reading a copy of the book into plain records: a corpus folder (manifest + monographs/ +
+book-index/), one big markdown file, or the book's PDF. Nothing here touches the database;
+every error names the file and line."""
+
+import csv
+import hashlib
+import io
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from corpus.markdown import CorpusFormatError, ParsedMonograph, parse_monograph, split_monographs
+from corpus.pdf import page_at, pdf_to_markdown
+from corpus.text import drug_id_for, nfc
+
+
+@dataclass
+class SourceMonograph:
+    parsed: ParsedMonograph
+    page_start: int | None
+    page_end: int | None
+    sha256: str
+    # From a PDF: (character offset inside this monograph, page number) where each page starts.
+    page_marks: list[tuple[int, int]] | None = None
+
+    def pages_of(self, start: int, end: int) -> tuple[int | None, int | None]:
+        """Estimate a span's printed pages by its character offset inside the monograph.
+
+        The conversion lost the running headers, so this is an interpolation (see the corpus
+        README); it is widened by one page each side, within the monograph, so the true page
+        is inside the cited range.
+        """
+        if self.page_marks:
+            return page_at(self.page_marks, start), page_at(self.page_marks, max(end - 1, start))
+        if self.page_start is None or self.page_end is None:
+            return self.page_start, self.page_end
+        length = max(self.parsed.text_length, 1)
+        pages = self.page_end - self.page_start + 1
+        first = self.page_start + int(pages * start / length)
+        last = self.page_start + int(pages * max(end - 1, start) / length)
+        return max(self.page_start, first - 1), min(self.page_end, last + 1)
+
+
+@dataclass
+class IndexRow:
+    name: str
+    ingredient: str
+    page: int | None
+    source: str
+    path: str
+    line: int
+
+
+def read_source(path: Path) -> tuple[list[SourceMonograph], list[IndexRow]]:
+    """Every monograph and index row of the source, validated; nothing is written."""
+    if path.is_dir():
+        monographs = _read_folder(path)
+        index_dir = path / "book-index"
+    elif path.is_file() and path.suffix.lower() == ".pdf":
+        monographs = _read_pdf(path)
+        index_dir = path.parent / "book-index"
+    elif path.is_file():
+        monographs = _read_single_file(path)
+        index_dir = path.parent / "book-index"
+    else:
+        raise CorpusFormatError(str(path), 0, "no such file or folder")
+    index_rows = _read_book_index(index_dir) if index_dir.is_dir() else []
+    if path.is_file() and path.suffix.lower() != ".pdf":
+        _pages_from_index(monographs, index_rows)
+    seen: dict[str, SourceMonograph] = {}
+    for monograph in monographs:
+        other = seen.get(monograph.parsed.drug_id)
+        if other is not None:
+            raise CorpusFormatError(
+                monograph.parsed.path,
+                monograph.parsed.line,
+                f"drug id {monograph.parsed.drug_id!r} already used by "
+                f"{other.parsed.path}:{other.parsed.line}",
+            )
+        seen[monograph.parsed.drug_id] = monograph
+    return monographs, index_rows
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return nfc(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise CorpusFormatError(str(path), line, "not valid UTF-8") from exc
+
+
+def _read_folder(folder: Path) -> list[SourceMonograph]:
+    manifest = folder / "manifest.csv"
+    if not manifest.exists():
+        files = sorted((folder / "monographs").glob("*.md")) or sorted(folder.glob("*.md"))
+        if not files:
+            raise CorpusFormatError(str(folder), 0, "no manifest.csv and no markdown files")
+        result = []
+        for file in files:
+            text = _read_text(file)
+            for line, piece in split_monographs(text, str(file)):
+                result.append(
+                    SourceMonograph(
+                        parse_monograph(piece, str(file), line), None, None, _sha(piece)
+                    )
+                )
+        return result
+    rows = _read_csv(manifest, ("file", "heading", "page_start", "page_end", "sha256"))
+    result = []
+    for line, row in rows:
+        file = folder / row["file"]
+        if not file.exists():
+            raise CorpusFormatError(str(manifest), line, f"file {row['file']!r} does not exist")
+        start = _page(row["page_start"], manifest, line)
+        end = _page(row["page_end"], manifest, line)
+        if start is not None and end is not None and end < start:
+            raise CorpusFormatError(
+                str(manifest), line, f"page_end {end} is before page_start {start}"
+            )
+        text = _read_text(file)
+        result.append(SourceMonograph(parse_monograph(text, str(file)), start, end, _sha(text)))
+    return result
+
+
+def _read_single_file(file: Path) -> list[SourceMonograph]:
+    text = _read_text(file)
+    return [
+        SourceMonograph(parse_monograph(piece, str(file), line), None, None, _sha(piece))
+        for line, piece in split_monographs(text, str(file))
+    ]
+
+
+def _read_pdf(file: Path) -> list[SourceMonograph]:
+    """The book's PDF: converted by font cues, with each chunk's real page numbers."""
+    text, marks = pdf_to_markdown(file)
+    line_offsets = [0]
+    for line in text.split("\n"):
+        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    result = []
+    for first_line, piece in split_monographs(text, str(file)):
+        begin = line_offsets[first_line - 1]
+        local = [(0, page_at(marks, begin))] + [
+            (start - begin, page) for start, page in marks if begin < start < begin + len(piece)
+        ]
+        result.append(
+            SourceMonograph(
+                parse_monograph(piece, str(file), first_line),
+                page_start=local[0][1],
+                page_end=page_at(marks, begin + len(piece) - 1),
+                sha256=_sha(piece),
+                page_marks=local,
+            )
+        )
+    return result
+
+
+def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    text = _read_text(path)
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in required if c not in (reader.fieldnames or [])]
+    if missing:
+        raise CorpusFormatError(str(path), 1, f"missing column(s): {', '.join(missing)}")
+    rows = []
+    for row in reader:
+        line = reader.line_num
+        if None in row or any(row.get(c) is None for c in required):
+            raise CorpusFormatError(str(path), line, "wrong number of columns")
+        rows.append((line, {k: (v or "").strip() for k, v in row.items()}))
+    return rows
+
+
+def _page(value: str, path: Path, line: int) -> int | None:
+    if value == "":
+        return None
+    if not value.isdigit():
+        raise CorpusFormatError(str(path), line, f"page {value!r} is not a whole number")
+    return int(value)
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# The book's two index files: (file, source, name column, ingredient column).
+_INDEX_FILES = (
+    ("brand_index.csv", "brand_index", "brand", "active_ingredient"),
+    ("trade_names.csv", "trade_names", "trade_name", "generic"),
+)
+
+
+def _read_book_index(folder: Path) -> list[IndexRow]:
+    rows: list[IndexRow] = []
+    for filename, source, name_col, ingredient_col in _INDEX_FILES:
+        path = folder / filename
+        if not path.exists():
+            continue
+        for line, row in _read_csv(path, (name_col, ingredient_col, "page")):
+            rows.append(
+                IndexRow(
+                    row[name_col],
+                    row[ingredient_col],
+                    _page(row["page"], path, line),
+                    source,
+                    str(path),
+                    line,
+                )
+            )
+    return [r for r in rows if r.name and r.ingredient]
+
+
+def _pages_from_index(monographs: list[SourceMonograph], rows: list[IndexRow]) -> None:
+    """Without a manifest, take a monograph's first page from the brand index."""
+    starts: dict[str, Counter[int]] = defaultdict(Counter)
+    for row in rows:
+        if row.source == "brand_index" and row.page:
+            starts[drug_id_for(row.ingredient)][row.page] += 1
+    for monograph in monographs:
+        if monograph.page_start is None and starts.get(monograph.parsed.drug_id):
+            page = starts[monograph.parsed.drug_id].most_common(1)[0][0]
+            monograph.page_start = monograph.page_end = page
