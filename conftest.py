@@ -1,6 +1,8 @@
 """Shared fixtures: the real shared corpus loaded once into the real test database."""
 
+import csv
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,6 +33,88 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
         ingest_formulary(corpus_dir)
         embed_chunks()
         ensure_reviewer_group()
+
+
+# The monographs of a small copy of the book: a table to correct (cetirizin), plain prose
+# (omeprazol), an alias to curate (xanh methylen), and the first and last files of the
+# manifest (abacavir, warfarin) for errors early and late in a run.
+SMALL_BOOK = (
+    "abacavir.md",
+    "cetirizin-hydroclorid.md",
+    "omeprazol.md",
+    "warfarin.md",
+    "xanh-methylen.md",
+)
+
+
+@pytest.fixture
+def small_corpus(corpus_dir: Path, tmp_path: Path) -> Callable[..., Path]:
+    """A folder laid out like the shared corpus with a few monographs and their index rows.
+
+    Re-ingest tests write it (a fraction of the full book's ingest time); what they change in
+    the database is rolled back with the test.
+    """
+    from corpus.text import drug_id_for
+
+    def make(files: tuple[str, ...] = SMALL_BOOK) -> Path:
+        book = tmp_path / "small-book"
+        (book / "monographs").mkdir(parents=True)
+        (book / "book-index").mkdir()
+        ids = set()
+        with (corpus_dir / "manifest.csv").open(encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f)
+            rows = [r for r in reader if Path(r["file"]).name in files]
+            fields = reader.fieldnames or []
+        with (book / "manifest.csv").open("w", encoding="utf-8", newline="") as f:
+            writer = csv.DictWriter(f, fields)
+            writer.writeheader()
+            writer.writerows(rows)
+        for row in rows:
+            source = corpus_dir / row["file"]
+            (book / row["file"]).write_bytes(source.read_bytes())
+            ids.add(drug_id_for(row["heading"]))
+        for index, ingredient in (("brand_index.csv", "active_ingredient"), ("trade_names.csv", "generic")):
+            with (corpus_dir / "book-index" / index).open(encoding="utf-8", newline="") as f:
+                reader = csv.DictReader(f)
+                kept = [r for r in reader if drug_id_for(r[ingredient]) in ids]
+                fields = reader.fieldnames or []
+            with (book / "book-index" / index).open("w", encoding="utf-8", newline="") as f:
+                writer = csv.DictWriter(f, fields)
+                writer.writeheader()
+                writer.writerows(kept)
+        return book
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
+    # Django's advice for tests: PBKDF2 is slow on purpose. The defaults stay listed, so a test
+    # can still hash for a server process of its own (which uses the real settings).
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        *settings.PASSWORD_HASHERS,
+    ]
+
+
+@pytest.fixture
+def reviewer(db):  # type: ignore[no-untyped-def]
+    """A pharmacist of the reviewer group «Dược sĩ duyệt», with admin access."""
+    from django.contrib.auth.models import User
+
+    from corpus.access import ensure_reviewer_group
+
+    user = User.objects.create_user("ds_duyet", password="x", is_staff=True)
+    user.groups.add(ensure_reviewer_group())
+    return user
+
+
+@pytest.fixture
+def doctor(db):  # type: ignore[no-untyped-def]
+    """A doctor who uses the chat page (no admin access)."""
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("bs_an", password="mật-khẩu-dài")
 
 
 @pytest.fixture(autouse=True)

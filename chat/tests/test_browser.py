@@ -33,11 +33,15 @@ SHOTS = settings.VAR_DIR / "screenshots"
 def live_app(django_db_setup, django_db_blocker, free_port, test_database_url) -> Iterator[str]:  # type: ignore[no-untyped-def]
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium); CI installs it")
+    from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import User
 
     with django_db_blocker.unblock():
         User.objects.filter(username="bs_trinh_duyet").delete()
-        User.objects.create_user("bs_trinh_duyet", password="duocthu-browser")
+        user = User.objects.create_user("bs_trinh_duyet")
+        # The server below runs with the real hashers, not the tests' fast one.
+        user.password = make_password("duocthu-browser", hasher="pbkdf2_sha256")
+        user.save()
         url = test_database_url
     port = free_port
     env = {

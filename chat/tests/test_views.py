@@ -14,11 +14,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def doctor() -> User:
-    return User.objects.create_user("bs_an", password="mật-khẩu-dài")
-
-
-@pytest.fixture
 def client(doctor: User) -> Client:
     c = Client()
     c.force_login(doctor)

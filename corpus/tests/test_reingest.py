@@ -1,7 +1,7 @@
 """Re-ingesting: idempotent, transactional, and respectful of pharmacists' corrections."""
 
 import re
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,12 +26,6 @@ def _counts() -> tuple[int, int, int, int]:
     )
 
 
-def _copy_corpus(corpus_dir: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "book"
-    shutil.copytree(corpus_dir, copy)
-    return copy
-
-
 def _cetirizin_table() -> Chunk:
     return Chunk.objects.get(section__drug__drug_id="cetirizin_hydroclorid", kind=Chunk.Kind.TABLE)
 
@@ -48,9 +42,9 @@ def test_ingesting_the_same_source_twice_changes_nothing(corpus_dir: Path) -> No
 
 
 def test_a_malformed_monograph_changes_nothing_and_names_file_and_line(
-    corpus_dir: Path, tmp_path: Path
+    small_corpus: Callable[[], Path],
 ) -> None:
-    copy = _copy_corpus(corpus_dir, tmp_path)
+    copy = small_corpus()
     # A good change earlier in the run, then a broken file: neither may land.
     first = copy / "monographs" / "abacavir.md"
     first.write_text(first.read_text().replace("Ziagen", "Ziagen-mới"))
@@ -64,18 +58,21 @@ def test_a_malformed_monograph_changes_nothing_and_names_file_and_line(
     assert not Alias.objects.filter(name="Ziagen-mới").exists()
 
 
-def test_a_malformed_manifest_row_names_its_line(corpus_dir: Path, tmp_path: Path) -> None:
-    copy = _copy_corpus(corpus_dir, tmp_path)
+def test_a_malformed_manifest_row_names_its_line(small_corpus: Callable[[], Path]) -> None:
+    copy = small_corpus()
     manifest = copy / "manifest.csv"
     lines = manifest.read_text().splitlines()
-    lines[3] = lines[3].replace(",104,107,", ",một trăm,107,")
+    assert lines[3].startswith("monographs/omeprazol.md,")
+    fields = lines[3].split(",")
+    fields[5] = "một trăm"  # page_start
+    lines[3] = ",".join(fields)
     manifest.write_text("\n".join(lines) + "\n")
     with pytest.raises(CorpusFormatError, match=r"manifest.csv:4: page 'một trăm'"):
         ingest_formulary(copy)
 
 
-def test_a_broken_brand_index_row_changes_nothing(corpus_dir: Path, tmp_path: Path) -> None:
-    copy = _copy_corpus(corpus_dir, tmp_path)
+def test_a_broken_brand_index_row_changes_nothing(small_corpus: Callable[[], Path]) -> None:
+    copy = small_corpus()
     index = copy / "book-index" / "brand_index.csv"
     index.write_text(index.read_text() + "Brandx,Paracetamol,12,thừa cột\n")
     before = _counts()
@@ -85,13 +82,12 @@ def test_a_broken_brand_index_row_changes_nothing(corpus_dir: Path, tmp_path: Pa
 
 
 def test_a_pharmacists_correction_survives_reingesting_an_unchanged_source(
-    corpus_dir: Path,
+    small_corpus: Callable[[], Path], reviewer: User
 ) -> None:
-    reviewer = User.objects.create_user("ds_lan")
     table = _cetirizin_table()
     corrected = PRIVATE_USE.sub("≥", table.text)
     table.approve(by=reviewer, note="Ký tự ≥ bị lỗi khi chuyển đổi", text=corrected)
-    ingest_formulary(corpus_dir)
+    ingest_formulary(small_corpus())
     table.refresh_from_db()
     assert table.text == corrected
     assert table.review_state == Chunk.Review.APPROVED
@@ -103,14 +99,13 @@ def test_a_pharmacists_correction_survives_reingesting_an_unchanged_source(
 
 
 def test_a_changed_book_text_sends_a_corrected_chunk_back_with_both_versions(
-    corpus_dir: Path, tmp_path: Path
+    small_corpus: Callable[[], Path], reviewer: User
 ) -> None:
-    reviewer = User.objects.create_user("ds_minh")
     table = _cetirizin_table()
     corrected = PRIVATE_USE.sub("≥", table.text)
     table.approve(by=reviewer, note="sửa ≥", text=corrected)
     old_source = table.source_text
-    copy = _copy_corpus(corpus_dir, tmp_path)
+    copy = small_corpus()
     file = copy / "monographs" / TABLE_FILE
     file.write_text(file.read_text().replace("5 mg cách 2 ngày 1 lần", "5 mg cách 3 ngày 1 lần"))
 
@@ -128,8 +123,8 @@ def test_a_changed_book_text_sends_a_corrected_chunk_back_with_both_versions(
     assert event.before == old_source and "cách 3 ngày" in event.after
 
 
-def test_an_unreviewed_chunk_simply_follows_the_book(corpus_dir: Path, tmp_path: Path) -> None:
-    copy = _copy_corpus(corpus_dir, tmp_path)
+def test_an_unreviewed_chunk_simply_follows_the_book(small_corpus: Callable[[], Path]) -> None:
+    copy = small_corpus()
     file = copy / "monographs" / "omeprazol.md"
     text = file.read_text()
     assert "trước khi ăn 1 giờ" in text
@@ -144,15 +139,12 @@ def test_an_unreviewed_chunk_simply_follows_the_book(corpus_dir: Path, tmp_path:
 
 
 def test_one_big_markdown_file_loads_with_pages_from_the_book_index(
-    corpus_dir: Path, tmp_path: Path
+    small_corpus: Callable[..., Path],
 ) -> None:
-    book = tmp_path / "book.md"
-    shutil.copytree(corpus_dir / "book-index", tmp_path / "book-index")
-    parts = [
-        (corpus_dir / "monographs" / name).read_text()
-        for name in ("amilorid-hydroclorid.md", "amphotericin-b.md", "ampicilin.md")
-    ]
-    book.write_text("".join(parts))
+    files = ("amilorid-hydroclorid.md", "amphotericin-b.md", "ampicilin.md")
+    folder = small_corpus(files)
+    book = folder / "book.md"
+    book.write_text("".join((folder / "monographs" / name).read_text() for name in files))
     summary = ingest_formulary(book)
     assert not summary.unmapped_headings
     ampicilin = Drug.objects.get(drug_id="ampicilin")
@@ -163,12 +155,14 @@ def test_one_big_markdown_file_loads_with_pages_from_the_book_index(
     ).exists()
 
 
-def test_an_alias_a_pharmacist_added_survives_reingest_and_resolves(corpus_dir: Path) -> None:
+def test_an_alias_a_pharmacist_added_survives_reingest_and_resolves(
+    small_corpus: Callable[[], Path],
+) -> None:
     from retrieval.catalog import get_resolver
 
     drug = Drug.objects.get(drug_id="xanh_methylen")
     Alias.objects.create(drug=drug, name="Methylene blue BV", folded="methylene blue bv")
-    ingest_formulary(corpus_dir)
+    ingest_formulary(small_corpus())
     assert Alias.objects.filter(
         drug=drug, name="Methylene blue BV", kind=Alias.Kind.CURATED
     ).exists()

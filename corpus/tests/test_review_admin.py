@@ -5,17 +5,9 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
-from corpus.access import ensure_reviewer_group
 from corpus.models import Chunk, ChunkReview
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def reviewer() -> User:
-    user = User.objects.create_user("ds_duyet", password="x", is_staff=True)
-    user.groups.add(ensure_reviewer_group())
-    return user
 
 
 @pytest.fixture
