@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from answering.metrics import EXTRACTIVE
 from answering.results import (
     AnswerBlock,
+    BlockKind,
     Citation,
     TurnResult,
     citations_for,
@@ -157,7 +158,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             0,
             AnswerBlock(
                 "Không tìm thấy tương tác được nêu đích danh",
-                "notice",
+                BlockKind.NOTICE,
                 "tuong_tac_thuoc",
                 frame.drugs[0],
                 [(absent, [])],
@@ -175,7 +176,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             0,
             AnswerBlock(
                 "Không tìm thấy tình trạng được hỏi",
-                "notice",
+                BlockKind.NOTICE,
                 first.section_key if first else "",
                 first.drug_id if first else "",
                 [(absent, [])],
@@ -224,7 +225,7 @@ def _safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[
         blocks.append(
             AnswerBlock(
                 f"Theo bối cảnh người bệnh · {name}",
-                "warning",
+                BlockKind.WARNING,
                 "tuong_tac_thuoc" if finding.facet == "interaction" else "chong_chi_dinh",
                 finding.drug_id,
                 [(text, cited)],

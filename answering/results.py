@@ -3,6 +3,8 @@
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from django.db.models.enums import TextChoices
+
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
 from retrieval.retrieve import Retrieved
@@ -88,10 +90,19 @@ class Citation:
     quarantined: bool
 
 
+class BlockKind(TextChoices):
+    """How a block of an answer card is drawn."""
+
+    FACT_LIST = "fact_list", "Thông tin"
+    WARNING = "warning", "Cảnh báo"
+    DOSAGE = "dosage", "Liều dùng"
+    NOTICE = "notice", "Lưu ý"
+
+
 @dataclass
 class AnswerBlock:
     title: str
-    kind: str  # fact_list | warning | dosage | notice
+    kind: BlockKind
     section_key: str
     drug_id: str
     claims: list[tuple[str, list[int]]]
@@ -180,7 +191,7 @@ def notice_block(flagged: Sequence[Citation]) -> AnswerBlock:
     """The block that stands in for chunks awaiting a pharmacist's check of the print."""
     return AnswerBlock(
         "Cần kiểm tra bản in",
-        "notice",
+        BlockKind.NOTICE,
         flagged[0].section_key,
         flagged[0].drug_id,
         [(notice_text(flagged), [c.index for c in flagged])],
@@ -203,9 +214,9 @@ def quarantine_notice(retrieved: Retrieved) -> TurnResult:
     )
 
 
-def kind_of(section_key: str) -> str:
+def kind_of(section_key: str) -> BlockKind:
     if section_key in DOSAGE_SECTIONS:
-        return "dosage"
+        return BlockKind.DOSAGE
     if section_key in WARNING_SECTIONS:
-        return "warning"
-    return "fact_list"
+        return BlockKind.WARNING
+    return BlockKind.FACT_LIST

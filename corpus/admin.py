@@ -159,10 +159,14 @@ class QuarantineFilter(admin.SimpleListFilter):
 
 
 class ReviewForm(forms.Form):
+    # A pharmacist's three decisions, spelled as the history records them.
     DECISIONS = [
-        ("approve", "Duyệt nguyên văn"),
-        ("edit", "Sửa và duyệt"),
-        ("keep", "Giữ cách ly"),
+        (d.value, d.label)
+        for d in (
+            ChunkReview.Decision.APPROVED,
+            ChunkReview.Decision.EDITED,
+            ChunkReview.Decision.KEPT,
+        )
     ]
     decision = forms.ChoiceField(choices=DECISIONS, widget=forms.RadioSelect, label="Quyết định")
     text = forms.CharField(
@@ -176,9 +180,9 @@ class ReviewForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("decision") == "edit" and not (data.get("text") or "").strip():
+        if data.get("decision") == ChunkReview.Decision.EDITED and not (data.get("text") or "").strip():
             raise forms.ValidationError("Sửa và duyệt cần văn bản đã sửa.")
-        if data.get("decision") == "keep" and not (data.get("note") or "").strip():
+        if data.get("decision") == ChunkReview.Decision.KEPT and not (data.get("note") or "").strip():
             raise forms.ValidationError("Giữ cách ly cần ghi chú lý do.")
         return data
 
@@ -273,9 +277,9 @@ class ChunkAdmin(admin.ModelAdmin):
             if form.is_valid():
                 decision = form.cleaned_data["decision"]
                 note = form.cleaned_data["note"]
-                if decision == "approve":
+                if decision == ChunkReview.Decision.APPROVED:
                     chunk.approve(by=user, note=note)
-                elif decision == "edit":
+                elif decision == ChunkReview.Decision.EDITED:
                     chunk.approve(by=user, note=note, text=form.cleaned_data["text"])
                     enqueue_embedding([chunk.pk])
                 else:

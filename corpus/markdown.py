@@ -10,6 +10,8 @@ their monograph, and anything it cannot map is reported, never guessed.
 import re
 from dataclasses import dataclass, field
 
+from django.db.models.enums import TextChoices
+
 from corpus.sections import section_key_for_heading
 from corpus.text import drug_id_for, nfc
 
@@ -35,9 +37,17 @@ class CorpusFormatError(Exception):
         self.line = line
 
 
+class ChunkKind(TextChoices):
+    """What a chunk is; tables and formulas wait for a pharmacist's check of the print."""
+
+    PROSE = "prose", "Văn bản"
+    TABLE = "table", "Bảng"
+    FORMULA = "formula", "Công thức"
+
+
 @dataclass
 class ParsedChunk:
-    kind: str  # prose | table | formula
+    kind: ChunkKind
     label: str
     text: str
     line: int
@@ -75,7 +85,7 @@ class ParsedMonograph:
 
 @dataclass
 class _Block:
-    kind: str
+    kind: ChunkKind
     label: str
     text: str
     line: int
@@ -164,12 +174,12 @@ def parse_monograph(text: str, path: str, first_line: int = 1) -> ParsedMonograp
             raise CorpusFormatError(
                 path, first_line + paragraph_line, "text before the first section of the monograph"
             )
-        kind = "table" if body.lstrip().startswith("|") else "prose"
-        if kind == "prose" and (_FORMULA_RE.search(body) or _PRIVATE_USE_RE.search(body)):
-            kind = "formula"
+        kind = ChunkKind.TABLE if body.lstrip().startswith("|") else ChunkKind.PROSE
+        if kind == ChunkKind.PROSE and (_FORMULA_RE.search(body) or _PRIVATE_USE_RE.search(body)):
+            kind = ChunkKind.FORMULA
         label = label_path()
         leading = _LEADING_LABEL_RE.match(body)
-        if leading and kind != "table":
+        if leading and kind != ChunkKind.TABLE:
             label = " › ".join(p for p in (label, leading.group(1).strip()) if p)
         blocks[current.key].append(
             _Block(
@@ -272,7 +282,7 @@ def _chunk(blocks: list[_Block]) -> list[ParsedChunk]:
         if pending:
             chunks.append(
                 ParsedChunk(
-                    kind="prose",
+                    kind=ChunkKind.PROSE,
                     label=pending[0].label,
                     text="\n\n".join(b.text for b in pending),
                     line=pending[0].line,
@@ -283,7 +293,7 @@ def _chunk(blocks: list[_Block]) -> list[ParsedChunk]:
             pending.clear()
 
     for block in blocks:
-        if block.kind != "prose":
+        if block.kind != ChunkKind.PROSE:
             emit_pending()
             chunks.append(
                 ParsedChunk(

@@ -9,6 +9,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
+from corpus.markdown import ChunkKind
 from corpus.sections import SECTION_KEYS, SECTION_TITLES
 
 if TYPE_CHECKING:
@@ -129,10 +130,7 @@ class ChunkQuerySet(models.QuerySet["Chunk"]):
 
 
 class Chunk(models.Model):
-    class Kind(models.TextChoices):
-        PROSE = "prose", "Văn bản"
-        TABLE = "table", "Bảng"
-        FORMULA = "formula", "Công thức"
+    Kind = ChunkKind
 
     class Review(models.TextChoices):
         NOT_NEEDED = "not_needed", "Không cần duyệt"

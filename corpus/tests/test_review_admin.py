@@ -58,15 +58,15 @@ def test_a_reviewer_approves_edits_or_keeps_with_a_recorded_note(reviewer: User)
     first, second, third = Chunk.objects.awaiting_review().order_by("id")[:3]
     url = lambda c: reverse("admin:corpus_chunk_review", args=[c.pk])  # noqa: E731
     assert (
-        client.post(url(first), {"decision": "approve", "note": "khớp bản in"}).status_code == 302
+        client.post(url(first), {"decision": "approved", "note": "khớp bản in"}).status_code == 302
     )
     assert (
         client.post(
-            url(second), {"decision": "edit", "text": "văn bản đã sửa", "note": "sửa theo bản in"}
+            url(second), {"decision": "edited", "text": "văn bản đã sửa", "note": "sửa theo bản in"}
         ).status_code
         == 302
     )
-    assert client.post(url(third), {"decision": "keep", "note": "bản in mờ"}).status_code == 302
+    assert client.post(url(third), {"decision": "kept", "note": "bản in mờ"}).status_code == 302
     for chunk in (first, second, third):
         chunk.refresh_from_db()
     assert first.review_state == Chunk.Review.APPROVED and not first.requires_visual_check
@@ -85,7 +85,7 @@ def test_a_reviewer_approves_edits_or_keeps_with_a_recorded_note(reviewer: User)
 def test_keeping_quarantined_needs_a_note(reviewer: User) -> None:
     chunk = _oldest_waiting()
     response = _client(reviewer).post(
-        reverse("admin:corpus_chunk_review", args=[chunk.pk]), {"decision": "keep", "note": ""}
+        reverse("admin:corpus_chunk_review", args=[chunk.pk]), {"decision": "kept", "note": ""}
     )
     assert response.status_code == 200
     assert "Giữ cách ly cần ghi chú" in response.content.decode()
@@ -100,7 +100,7 @@ def test_other_staff_can_read_the_queue_but_not_decide(staff_reader: User) -> No
     assert page.status_code == 200 and "chỉ có quyền xem" in page.content.decode()
     response = client.post(
         reverse("admin:corpus_chunk_review", args=[chunk.pk]),
-        {"decision": "approve", "note": "thử"},
+        {"decision": "approved", "note": "thử"},
     )
     assert response.status_code == 403
     chunk.refresh_from_db()
@@ -112,7 +112,7 @@ def test_a_superuser_outside_the_reviewer_group_cannot_decide() -> None:
     boss = User.objects.create_superuser("giam_doc", password="x")
     chunk = _oldest_waiting()
     response = _client(boss).post(
-        reverse("admin:corpus_chunk_review", args=[chunk.pk]), {"decision": "approve", "note": ""}
+        reverse("admin:corpus_chunk_review", args=[chunk.pk]), {"decision": "approved", "note": ""}
     )
     assert response.status_code == 403
 
