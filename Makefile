@@ -8,6 +8,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q '.[dev]'
+	@# pip builds the (package-less) project in place; leave the work tree as it was.
+	rm -rf build duocthu.egg-info
 	touch $@
 
 run: $(VENV)/.installed
@@ -21,6 +23,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy duocthu corpus retrieval answering chat
 
 bench: $(VENV)/.installed
+	$(PY) bench/ingest.py
 	$(PY) bench/resolver.py
 	$(PY) bench/chat_turn.py
 	$(PY) bench/embed.py

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from corpus.bulk import copy_insert, insert_rows
 from corpus.jobs import enqueue_embedding
 from corpus.markdown import ParsedChunk
 from corpus.models import (
@@ -54,6 +55,7 @@ class IngestSummary:
     seconds: float = 0.0
     read_seconds: float = 0.0
     write_seconds: float = 0.0
+    chunk_write_seconds: float = 0.0  # drugs, sections and chunks: the part bench/ingest.py rates
 
     @property
     def changed(self) -> bool:
@@ -110,6 +112,7 @@ def write_formulary(
     with transaction.atomic():
         drugs = _sync_drugs(monographs, summary)
         _sync_sections_and_chunks(monographs, drugs, summary, progress)
+        summary.chunk_write_seconds = time.perf_counter() - started
         aliases = sync_aliases(monographs, drugs, index_rows)
         summary.created["aliases"] += aliases.created
         summary.updated["aliases"] += aliases.updated
@@ -253,7 +256,7 @@ def _sync_sections_and_chunks(
                 changed_sections.append(section)
             section.drug = drug
             _plan_chunks(section, chunks.pop(section.pk, {}), parsed.chunks, pages, plan, now)
-    Section.objects.bulk_create([s for s, _, _ in new_sections])
+    _insert_sections([s for s, _, _ in new_sections])
     Section.objects.bulk_update(changed_sections, ["heading", "order", "page_start", "page_end"])
     for section, parsed_chunks, pages in new_sections:
         _plan_chunks(section, {}, parsed_chunks, pages, plan, now)
@@ -263,7 +266,7 @@ def _sync_sections_and_chunks(
         chunks.pop(gone, None)
     plan.stale += [c.pk for left in chunks.values() for c in left.values()]
     Chunk.objects.filter(pk__in=plan.stale).delete()
-    Chunk.objects.bulk_create(plan.new, batch_size=1000)
+    insert_rows(Chunk, plan.new)
     Chunk.objects.bulk_update(plan.changed, list(_CHUNK_UPDATES), batch_size=500)
     ChunkReview.objects.bulk_create(plan.reviews)
     summary.created["sections"] += len(new_sections)
@@ -273,6 +276,20 @@ def _sync_sections_and_chunks(
     summary.updated["chunks"] += len(plan.changed)
     summary.deleted["chunks"] += len(plan.stale)
     summary.sent_back_to_review += len(plan.reviews)
+
+
+def _insert_sections(new: list[Section]) -> None:
+    """Insert the new sections, then read back their ids (their chunks need them)."""
+    copy_insert(Section, new)
+    ids = {
+        (drug, key): pk
+        for drug, key, pk in Section.objects.filter(
+            drug_id__in={s.drug_id for s in new}
+        ).values_list("drug_id", "section_key", "id")
+    }
+    for section in new:
+        section.pk = ids[(section.drug_id, section.section_key)]
+        section._state.adding = False
 
 
 def _plan_chunks(

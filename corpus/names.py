@@ -3,10 +3,13 @@ index) as aliases, and the whole book index, synced in bulk inside the ingest tr
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from rapidfuzz import fuzz
 
+from corpus.bulk import copy_insert
 from corpus.models import Alias, BookIndexEntry, Drug
 from corpus.sources import IndexRow, SourceMonograph
 from corpus.text import drug_id_for, fold, heading_parts, nfc, words
@@ -33,26 +36,34 @@ def _split_names(text: str) -> list[str]:
     return names
 
 
-def _match_ingredient(
-    row: IndexRow, drugs: dict[str, Drug], by_key: dict[str, set[str]]
-) -> str | None:
-    """The loaded drug an index row names, or None when its monograph is not loaded."""
-    direct = drug_id_for(row.ingredient)
-    if direct in drugs:
-        return direct
-    hits = by_key.get(fold(row.ingredient).strip().rstrip("."), set())
-    if len(hits) == 1:
-        return next(iter(hits))
-    # Same printed page as a loaded monograph, and a name that agrees with it.
-    if row.page:
-        for drug in drugs.values():
-            if drug.page_start is None or drug.page_end is None:
-                continue
-            if drug.page_start <= row.page <= drug.page_end:
-                names = [drug.drug_id.replace("_", " "), fold(drug.inn)]
-                if max(fuzz.token_set_ratio(fold(row.ingredient), n) for n in names) >= 85:
-                    return drug.drug_id
-    return None
+def _matcher(
+    drugs: dict[str, Drug], by_key: dict[str, set[str]]
+) -> Callable[[IndexRow], str | None]:
+    """The loaded drug an index row names, or None when its monograph is not loaded.
+
+    Thousands of rows share a few hundred (ingredient, page) pairs: each is matched once.
+    """
+
+    @cache
+    def match(ingredient: str, page: int | None) -> str | None:
+        direct = drug_id_for(ingredient)
+        if direct in drugs:
+            return direct
+        hits = by_key.get(fold(ingredient).strip().rstrip("."), set())
+        if len(hits) == 1:
+            return next(iter(hits))
+        # Same printed page as a loaded monograph, and a name that agrees with it.
+        if page:
+            for drug in drugs.values():
+                if drug.page_start is None or drug.page_end is None:
+                    continue
+                if drug.page_start <= page <= drug.page_end:
+                    names = [drug.drug_id.replace("_", " "), fold(drug.inn)]
+                    if max(fuzz.token_set_ratio(fold(ingredient), n) for n in names) >= 85:
+                        return drug.drug_id
+        return None
+
+    return lambda row: match(row.ingredient, row.page)
 
 
 def _ingredient_keys(
@@ -100,9 +111,9 @@ def sync_aliases(
             want(parsed.drug_id, part, Alias.Kind.INN, source.page_start)
         for part in _split_names(parsed.field_text("ten_thuong_mai")):
             want(parsed.drug_id, part, Alias.Kind.TRADE_NAME, source.page_end)
-    by_key = _ingredient_keys(drugs, monographs)
+    match = _matcher(drugs, _ingredient_keys(drugs, monographs))
     for row in index_rows:
-        drug_id = _match_ingredient(row, drugs, by_key)
+        drug_id = match(row)
         if drug_id is not None:
             want(
                 drug_id,
@@ -123,7 +134,7 @@ def sync_aliases(
         for (d, n, k), p in wanted.items()
         if (d, n, k) not in existing
     ]
-    Alias.objects.bulk_create(new, batch_size=1000)
+    copy_insert(Alias, new)
     changes.created += len(new)
     changed = [a for key, a in existing.items() if key in wanted and a.source_page != wanted[key]]
     for alias in changed:
@@ -139,9 +150,10 @@ def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Chan
     by_key: dict[str, set[str]] = defaultdict(set)
     for drug in drugs.values():
         by_key[fold(drug.inn)].add(drug.drug_id)
+    match = _matcher(drugs, by_key)
     wanted: dict[tuple[str, str, str], tuple[str, int | None]] = {}
     for row in index_rows:
-        loaded = _match_ingredient(row, drugs, by_key)
+        loaded = match(row)
         ingredient_id = loaded or drug_id_for(row.ingredient)
         key = (nfc(row.name), ingredient_id, row.source)
         wanted.setdefault(key, (nfc(row.ingredient), row.page))
@@ -157,6 +169,6 @@ def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Chan
         for (n, i, s), (ing, page) in wanted.items()
         if (n, i, s) not in existing
     ]
-    BookIndexEntry.objects.bulk_create(new, batch_size=2000)
+    copy_insert(BookIndexEntry, new)
     changes.created += len(new)
     return changes

@@ -232,7 +232,8 @@ def get_resolver() -> CatalogDrugResolver:
         parts = drug_id.split("_")
         if len(parts) > 1 and parts[-1] in SALTS:
             loaded.append((" ".join(parts[:-1]), drug_id))
-    index = list(BookIndexEntry.objects.values_list("name", "ingredient_id"))
+    # In the order the index was written (the book's), not the order rows sit on disk.
+    index = list(BookIndexEntry.objects.order_by("id").values_list("name", "ingredient_id"))
     index += [(i.replace("_", " "), i) for _, i in index]
     display = dict(Drug.objects.values_list("drug_id", "heading"))
     resolver = CatalogDrugResolver.build(loaded, index, display)
