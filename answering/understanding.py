@@ -17,11 +17,10 @@ from answering.cues import (
     has,
 )
 from answering.policy import resolve_subject_scope
-from corpus.text import folded_phrase, keep_lower
+from corpus.text import CASE_FILLER, folded_phrase, keep_lower
 from retrieval.catalog import get_resolver
 from retrieval.frame import PatientContext, QueryFrame
 from retrieval.phrases import (
-    CASE_FILLER,
     population_matches,
     populations,
     route_section,

@@ -285,23 +285,6 @@ ROUTE_PHRASES: dict[str, tuple[str, ...]] = {
 }
 
 
-# Words that carry no content in a question (folded). One table: the filler both layers drop,
-# and two named extensions. Dropping the story words from searches, or the asking words from
-# the condition phrase, changes 60 of the 472 guarded answers (answering/tests/
-# test_answers_unchanged.py), so that choice is left to the rebuild of understanding.
-FILLER = frozenset(
-    "a anh chi cho co dung duoc em gi hay hoi khong ko la minh nao nhe oi the thi thuoc toi va "
-    "voi xin".split()
-)
-# How a question asks ("bao nhiêu", "vậy nhỉ"): dropped from the phrases searched in the book.
-SEARCH_FILLER = FILLER | frozenset("ban bao cua hoac nhi nhieu vay".split())
-# How a case is told around its condition ("bệnh nhân đang uống … bị …, điều trị thế nào"):
-# dropped from the condition phrase; in a search of the book "uống", "khi", "trong" still count.
-CASE_FILLER = FILLER | frozenset(
-    "benh bi bn chua dang de dieu dot khi ma nen nguoi nhan nhu sao tri trong uong".split()
-)
-
-
 @dataclass(frozen=True)
 class PhraseMatch:
     key: str

@@ -18,7 +18,7 @@ from pgvector.django import CosineDistance
 from corpus.embedding import EmbeddingUnavailable, get_embedder
 from corpus.models import Alias, Chunk
 from corpus.sections import SECTION_TITLES
-from corpus.text import fold, folded_phrase, keep_lower
+from corpus.text import SEARCH_FILLER, fold, folded_phrase, keep_lower
 from retrieval.evidence import (
     MAX_CONTEXT_TOKENS,
     Evidence,
@@ -28,7 +28,7 @@ from retrieval.evidence import (
     pack,
     unique_evidence,
 )
-from retrieval.phrases import SEARCH_FILLER, section_matches
+from retrieval.phrases import section_matches
 from retrieval.rerank import rerank
 
 logger = logging.getLogger("duocthu.retrieval")

@@ -167,3 +167,22 @@ def test_a_patient_case_lists_indicated_drugs_with_per_facet_safety_evidence() -
         assert all(result.citations[i - 1].section_key == "tuong_tac_thuoc" for i in indices)
         assert all("warfarin" in result.citations[i - 1].text.lower() for i in indices)
     assert cited
+
+
+def test_a_breastfeeding_patient_gets_the_breastfeeding_facet_from_the_book() -> None:
+    result = ask("BN đang dùng warfarin, đang cho con bú, bị viêm khớp dạng thấp dùng thuốc gì?")
+    assert result.frame.patient.breastfeeding and not result.frame.patient.pregnancy
+    lines = [
+        (text, cited)
+        for b in result.blocks
+        if b.title.startswith("Theo bối cảnh người bệnh")
+        for text, cited in b.claims
+        if "cho con bú" in text
+    ]
+    assert len(lines) == len(result.frame.drugs)  # one breastfeeding line per indicated drug
+    for text, cited in lines:
+        if cited:
+            assert "có nêu về dùng khi cho con bú" in text
+            assert {result.citations[i - 1].section_key for i in cited} == {"thoi_ky_cho_con_bu"}
+        else:
+            assert "không có nghĩa là an toàn" in text
