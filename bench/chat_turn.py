@@ -17,6 +17,9 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "duocthu.settings")
 os.environ["ANSWER_PROVIDER"] = "disabled"
 
+from duocthu.devdb import use_embedded_database  # noqa: E402
+
+use_embedded_database()
 import django  # noqa: E402
 
 django.setup()

@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "duocthu.settings")
 
+from duocthu.devdb import use_embedded_database  # noqa: E402
+
+use_embedded_database()
 import django  # noqa: E402
 
 django.setup()

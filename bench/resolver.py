@@ -13,6 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "duocthu.settings")
 
+from duocthu.devdb import use_embedded_database  # noqa: E402
+
+use_embedded_database()
 import django  # noqa: E402
 
 django.setup()
