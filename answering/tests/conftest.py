@@ -59,18 +59,8 @@ def judge(
 
 def understood(question: str) -> dict[str, object]:
     """What a well-behaved model returns for understanding: the deterministic frame."""
-    frame = understand(question)
     return {
-        "turn_type": frame.turn_type,
-        "drugs": list(frame.drugs),
-        "unknown_drugs": list(frame.unknown_drugs),
-        "attribute": frame.attribute,
-        "population": frame.population,
-        "weight_kg": frame.weight_kg,
-        "age_text": frame.age_text,
-        "condition": frame.condition,
-        "relation": frame.relation,
-        "route": frame.route,
+        **understand(question).summary(),
         "context_action": "none",
         "needs_clarify": False,
         "quick_replies": [],
