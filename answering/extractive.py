@@ -6,18 +6,19 @@ import re
 from collections.abc import Sequence
 
 from answering.metrics import EXTRACTIVE
+from answering.notices import not_found_blocks, safety_blocks
 from answering.results import (
     AnswerBlock,
     BlockKind,
-    Citation,
     TurnResult,
     citations_for,
+    did_you_mean,
     kind_of,
     notice_block,
     notice_text,
 )
 from answering.understanding import condition_words
-from corpus.text import fold, words
+from corpus.text import as_typed, fold, words
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
@@ -81,16 +82,6 @@ def _weight_in_bands(weight: float, text: str) -> bool:
     return False
 
 
-def as_typed(question: str, folded: str) -> str:
-    """The words of `question` whose folded form is `folded`, as the user typed them."""
-    tokens = list(re.finditer(r"\w+", question))
-    target = folded.split()
-    for i in range(len(tokens) - len(target) + 1):
-        if [fold(t.group(0)) for t in tokens[i : i + len(target)]] == target:
-            return question[tokens[i].start() : tokens[i + len(target) - 1].end()]
-    return folded
-
-
 def _content_words(frame: QueryFrame) -> list[str]:
     """The question's own words that are not the drug, the section phrase or filler."""
     names = tuple(d.replace("_", " ") for d in frame.drugs)
@@ -144,7 +135,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     if flagged:
         blocks.append(notice_block(flagged))
         lines.append(notice_text(flagged))
-    for block in _safety_blocks(retrieved, citations):
+    for block in safety_blocks(retrieved, citations):
         blocks.append(block)
         lines += [text + "".join(f" [{i}]" for i in cited) for text, cited in block.claims]
     if retrieved.reason == "interaction_not_named_in_book":
@@ -183,6 +174,13 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             ),
         )
         lines.insert(0, absent)
+    named_first, named_last = not_found_blocks(frame)
+    if named_first is not None:
+        blocks.insert(0, named_first)
+        lines.insert(0, named_first.claims[0][0])
+    if named_last is not None:
+        blocks.append(named_last)
+        lines.append(named_last.claims[0][0])
     EXTRACTIVE.inc()
     decision = Outcome.VERIFY_PDF if flagged else Outcome.ANSWER
     reason = "visual_verification_required" if flagged else retrieved.reason
@@ -193,42 +191,9 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         "\n\n".join(lines),
         blocks,
         citations,
+        quick_replies=did_you_mean(frame)[1],
         near_misses=retrieved.near_misses,
         extractive=True,
     )
 
 
-_FACETS = {
-    "interaction": "tương tác với {query}",
-    "warning": "chống chỉ định/thận trọng khi {query}",
-    "pregnancy": "dùng khi mang thai",
-    "breastfeeding": "dùng khi cho con bú",
-}
-
-
-def _safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[AnswerBlock]:
-    """One line per indicated drug and facet: the cited passages, or that the book names none."""
-    display = get_resolver().display
-    index = {c.chunk_id: c.index for c in citations}
-    blocks = []
-    for finding in retrieved.safety:
-        facet = _FACETS[finding.facet].format(query=display.get(finding.query, finding.query))
-        name = display.get(finding.drug_id, finding.drug_id)
-        cited = [index[e.chunk_id] for e in finding.evidence if e.chunk_id in index]
-        if cited:
-            text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
-        else:
-            text = (
-                f"{name}: Dược thư không nêu về {facet}; chưa đủ bằng chứng, "
-                "không có nghĩa là an toàn."
-            )
-        blocks.append(
-            AnswerBlock(
-                f"Theo bối cảnh người bệnh · {name}",
-                BlockKind.WARNING,
-                "tuong_tac_thuoc" if finding.facet == "interaction" else "chong_chi_dinh",
-                finding.drug_id,
-                [(text, cited)],
-            )
-        )
-    return blocks

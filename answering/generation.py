@@ -7,9 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from answering.grounding import numeric_tokens, split_claims, verify
+from answering.grounding import GroundedClaim, numeric_tokens, verify_claims
+from answering.notices import not_found_blocks, safety_blocks
 from answering.prompts import answer_request, entailment_request, evidence_label
-from answering.providers import Budget, Provider, ProviderError, parse_json_object
+from answering.providers import Budget, Provider, ProviderError
 from answering.results import (
     DOSAGE_SECTIONS,
     WARNING_SECTIONS,
@@ -17,9 +18,11 @@ from answering.results import (
     TurnResult,
     abstain,
     citations_for,
+    did_you_mean,
     kind_of,
     pages,
 )
+from answering.schemas import AnswerOut, VerdictOut, parse_output
 from corpus.text import fold, words
 from retrieval.evidence import Evidence, Outcome
 from retrieval.retrieve import Retrieved
@@ -42,39 +45,18 @@ class _Draft:
     clarifying_question: str | None
     quick_replies: list[str]
 
-    def rendered(self) -> str:
-        return "\n".join(
-            f"{text} " + "".join(f"[{i}]" for i in cites) for text, cites, _ in self.claims
-        )
-
 
 def _parse_draft(raw: str, list_mode: bool) -> _Draft:
-    """The model's JSON; any malformed entry rejects the whole payload."""
-    data = parse_json_object(raw)
-    claims_raw = data.get("claims", [])
-    if not isinstance(claims_raw, list):
-        raise ProviderError("malformed_output", "claims is not a list")
-    claims = []
-    for item in claims_raw:
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-            raise ProviderError("malformed_output", "a claim is not an object with text")
-        cites = item.get("citations", [])
-        if not isinstance(cites, list) or not all(
-            isinstance(i, int) and not isinstance(i, bool) for i in cites
-        ):
-            raise ProviderError("malformed_output", "citations are not integers")
-        drug_id = item.get("drug_id")
-        if list_mode and not isinstance(drug_id, str):
-            raise ProviderError("malformed_output", "a list-mode claim has no drug_id")
-        claims.append((item["text"].strip(), cites, drug_id if isinstance(drug_id, str) else None))
-    sufficient = data.get("evidence_sufficient", True)
-    question = data.get("clarifying_question")
-    replies = data.get("quick_replies") or []
-    if not isinstance(sufficient, bool) or (question is not None and not isinstance(question, str)):
-        raise ProviderError("malformed_output", "evidence_sufficient/clarifying_question types")
-    if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
-        raise ProviderError("malformed_output", "quick_replies is not a list of text")
-    return _Draft(claims, sufficient, question or None, _clean_replies(replies))
+    """The model's answer against its schema; any off-schema entry rejects the whole payload."""
+    answer = parse_output(raw, AnswerOut)
+    if list_mode and any(c.drug_id is None for c in answer.claims):
+        raise ProviderError("malformed_output", "a list-mode claim has no drug_id")
+    return _Draft(
+        [(c.text.strip(), list(c.citations), c.drug_id) for c in answer.claims],
+        answer.evidence_sufficient,
+        answer.clarifying_question or None,
+        _clean_replies(answer.quick_replies or []),
+    )
 
 
 def _clean_replies(replies: Sequence[str]) -> list[str]:
@@ -142,40 +124,33 @@ def _check(
     provider: Provider,
     budget: Budget,
     allowed: Sequence[str],
-) -> tuple[str | None, list[str]]:
-    """(reject reason or None, grounded 'missing' descriptions for a repair)."""
+) -> tuple[str | None, list[str], list[GroundedClaim]]:
+    """(reject reason or None, grounded 'missing' descriptions for a repair, checked claims)."""
     texts = [e.text for e in evidence]
-    grounding = verify(draft.rendered(), texts)
+    grounding = verify_claims([(text, cites) for text, cites, _ in draft.claims], texts)
     if not grounding.ok:
-        return grounding.reason, []
+        return grounding.reason, [], []
     if allowed:
         for _text, cites, drug_id in draft.claims:
             if drug_id not in allowed or any(evidence[i - 1].drug_id != drug_id for i in cites):
-                return "unsupported_drug", []
+                return "unsupported_drug", [], []
     pairs = [
         (c.text, _blocks_for([evidence[i - 1] for i in c.citations])) for c in grounding.claims
     ]
     system, user = entailment_request(question, pairs)
-    verdict = parse_json_object(provider.complete(system, user, budget))
-    try:
-        judged = verdict["claims"]
-        if not isinstance(judged, list) or len(judged) < len(pairs):
-            raise ProviderError("malformed_output", "the judge skipped claims")
-        if any(item.get("supported") is not True for item in judged):
-            return "unsupported_claim", []
-        missing = verdict.get("missing") or []
-        complete = verdict.get("complete", True)
-    except (AttributeError, KeyError, TypeError) as exc:
-        raise ProviderError("malformed_output", repr(exc)) from exc
-    if complete is True or not isinstance(missing, list):
-        return None, []
+    verdict = parse_output(provider.complete(system, user, budget), VerdictOut)
+    if len(verdict.claims) < len(pairs):
+        raise ProviderError("malformed_output", "the judge skipped claims")
+    if any(not item.supported for item in verdict.claims):
+        return "unsupported_claim", [], []
+    if verdict.complete:
+        return None, [], grounding.claims
     grounded = [
-        m["description"]
-        for m in missing
-        if isinstance(m, dict)
-        and quote_supports_missing(m.get("description", ""), m.get("evidence_quote", ""), texts)
+        m.description
+        for m in verdict.missing or []
+        if quote_supports_missing(m.description, m.evidence_quote, texts)
     ]
-    return None, grounded
+    return None, grounded, grounding.claims
 
 
 _META = frozenset("thieu khong neu chua de cap thong tin ve cua cac va la cho trong".split())
@@ -224,10 +199,12 @@ def generated_answer(
             )
         if not draft.evidence_sufficient:
             return abstain(frame, "insufficient_evidence", near)
-        reason, missing = _check(question, draft, evidence, provider, budget, allowed)
+        reason, missing, checked = _check(question, draft, evidence, provider, budget, allowed)
         if reason is None and missing:
             draft = _generate(question, evidence, provider, budget, allowed, missing)
-            reason, still_missing = _check(question, draft, evidence, provider, budget, allowed)
+            reason, still_missing, checked = _check(
+                question, draft, evidence, provider, budget, allowed
+            )
             if reason is None and still_missing:
                 reason = "incomplete_answer"
     except ProviderError as exc:
@@ -235,9 +212,8 @@ def generated_answer(
         return abstain(frame, exc.reason, near)
     if reason is not None:
         return abstain(frame, reason, near)
-    claims, _ = split_claims(draft.rendered())
     blocks: dict[tuple[str, str], AnswerBlock] = {}
-    for claim in claims:
+    for claim in checked:
         first = citations[claim.citations[0] - 1]
         key = (first.drug_id, first.section_key)
         if key not in blocks:
@@ -249,6 +225,22 @@ def generated_answer(
                 [],
             )
         blocks[key].claims.append((claim.text, list(claim.citations)))
+    named_first, named_last = not_found_blocks(frame)
+    shown = [
+        *([named_first] if named_first else []),
+        *blocks.values(),
+        *safety_blocks(retrieved, citations),
+        *([named_last] if named_last else []),
+    ]
+    text = "\n".join(
+        f"{text} " + "".join(f"[{i}]" for i in cites) for b in shown for text, cites in b.claims
+    ).replace(" \n", "\n")
     return TurnResult(
-        Outcome.ANSWER, "grounded_answer", frame, draft.rendered(), list(blocks.values()), citations
+        Outcome.ANSWER,
+        "grounded_answer",
+        frame,
+        text.strip(),
+        shown,
+        citations,
+        quick_replies=did_you_mean(frame)[1],
     )

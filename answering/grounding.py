@@ -1,14 +1,19 @@
 """Deterministic grounding: every claim cites real blocks and every number in it is copied.
 
-Binding is per citation group: the text before a marker group is that group's claim, and
-only the block(s) that group names may support it (pooling every block's numbers once let
-a number attributed to the wrong source pass). Numbers are compared character for
-character and never parsed: `1.500` is 1500 under one reading and 1,5 under another, and a
-normaliser that strips separators scores `7,5` against `75`, a tenfold dose error, as a
-match. The model is told to copy figures verbatim, so exact matching is achievable.
+Claims are checked as the model returned them, each with its own citations (rendering them
+into one text first let an uncited sentence merge into the cited one after it), and a claim
+of several sentences is split so that every sentence carries the citations and is judged on
+its own. Only the block(s) a claim names may support it: pooling every block's numbers once
+let a number attributed to the wrong source pass.
 
-What this cannot do: tell whether a cited non-numeric claim is entailed by its block. That
-is the entailment judge's job (answering/answer.py).
+Numbers are read the way the book prints them and compared character for character, never
+parsed: `7,5` ≠ `7.5` ≠ `75` (a normaliser that strips separators scores `7,5` against `75`,
+a tenfold dose error, as a match). A thousands group after a space, a no-break space or a
+thin space belongs to its number (`1 500`, `10 000`, `5 000 đvqt`), so a claim's `500` is not
+found in a block's `1 500`, and `2 500` is not found in a block with `2 mg` and `500 mg`. A
+range (`0,5 - 1 g`) is its parts. `manage.py check_numbers` proves this on every number of
+the loaded book. What this cannot do: tell whether a cited claim is entailed
+by its block; that is the entailment judge's job (answering/generation.py).
 """
 
 import re
@@ -17,7 +22,16 @@ from dataclasses import dataclass, field
 
 _GROUP_RE = re.compile(r"(?:\s*\[\s*\d+\s*\])+")
 _INDEX_RE = re.compile(r"\[\s*(\d+)\s*\]")
-_NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*")
+_THOUSANDS_SEPARATORS = " \u00a0\u2009\u202f"
+# Digit groups joined by one such space are one number (the book has no other runs: 195 runs
+# in the shared corpus, all thousands groups, once a group that runs into a letter, as in
+# "P450 3A4", is left apart). So a claim's "10 0 00" is one number, not three parts to find.
+_NUMBER_RE = re.compile(
+    rf"(?<!\d)\d+(?:[{_THOUSANDS_SEPARATORS}]\d+(?![^\W\d_]))*(?:[.,]\d+)*"
+)
+_SEPARATOR_RE = re.compile(f"[{_THOUSANDS_SEPARATORS}]")
+# A sentence ends at . ! ? followed by a space and a capital (a decimal point has no space).
+_SENTENCE_END = re.compile(r"[.!?]\s+")
 # A segment with fewer letters than this is punctuation or a connective, not a claim.
 _MIN_CLAIM_LETTERS = 3
 
@@ -37,11 +51,22 @@ class GroundingResult:
 
 
 def numeric_tokens(text: str) -> list[str]:
-    return _NUMBER_RE.findall(text)
+    """Every number as printed, its thousands separator written as one plain space."""
+    return [_SEPARATOR_RE.sub(" ", m) for m in _NUMBER_RE.findall(text)]
 
 
 def _substantive(text: str) -> bool:
     return sum(ch.isalpha() for ch in text) >= _MIN_CLAIM_LETTERS or bool(numeric_tokens(text))
+
+
+def sentences(text: str) -> list[str]:
+    parts, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        if text[match.end() : match.end() + 1].isupper():
+            parts.append(text[start : match.start() + 1])
+            start = match.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
 
 
 def split_claims(answer: str) -> tuple[list[GroundedClaim], str]:
@@ -56,30 +81,39 @@ def split_claims(answer: str) -> tuple[list[GroundedClaim], str]:
     return claims, answer[position:].strip()
 
 
-def verify(answer: str, evidence: Sequence[str]) -> GroundingResult:
-    claims, trailing = split_claims(answer)
-    for claim in claims:
-        bad = [i for i in claim.citations if not 1 <= i <= len(evidence)]
-        if bad:
-            return GroundingResult(
-                False, "invalid_citation", claims, f"[{bad[0]}] of {len(evidence)}"
-            )
-    for claim in claims:
-        if not _substantive(claim.text):
+def verify_claims(
+    claims: Sequence[tuple[str, Sequence[int]]], evidence: Sequence[str]
+) -> GroundingResult:
+    """Each claim on its own: cited, citations real, every number whole in a cited block."""
+    checked: list[GroundedClaim] = []
+    for text, cites in claims:
+        parts = [s for s in sentences(text) if _substantive(s)]
+        if not parts:
             continue
-        cited_numbers = {
-            token for i in claim.citations for token in numeric_tokens(evidence[i - 1])
-        }
-        for token in numeric_tokens(claim.text):
-            if token not in cited_numbers:
-                return GroundingResult(
-                    False,
-                    "ungrounded_number",
-                    claims,
-                    f"{token!r} is not in block(s) {list(claim.citations)}",
-                )
+        if not cites:
+            return GroundingResult(False, "uncited_claim", checked, text[:80])
+        bad = [i for i in cites if not 1 <= i <= len(evidence)]
+        if bad:
+            return GroundingResult(False, "invalid_citation", checked, f"[{bad[0]}] of {len(evidence)}")
+        cited_numbers = {token for i in cites for token in numeric_tokens(evidence[i - 1])}
+        for sentence in parts:
+            for token in numeric_tokens(sentence):
+                if token not in cited_numbers:
+                    return GroundingResult(
+                        False,
+                        "ungrounded_number",
+                        checked,
+                        f"{token!r} is not in block(s) {list(cites)}",
+                    )
+            checked.append(GroundedClaim(sentence, tuple(cites)))
+    if not checked:
+        return GroundingResult(False, "uncited_claim", checked, "no cited claim")
+    return GroundingResult(True, None, checked)
+
+
+def verify(answer: str, evidence: Sequence[str]) -> GroundingResult:
+    """An answer written as text with [n] markers: each marker group binds the text before it."""
+    claims, trailing = split_claims(answer)
     if _substantive(trailing):
-        return GroundingResult(False, "uncited_claim", claims, trailing[:80])
-    if not any(_substantive(c.text) for c in claims):
-        return GroundingResult(False, "uncited_claim", claims, "no cited claim")
-    return GroundingResult(True, None, [c for c in claims if _substantive(c.text)])
+        claims.append(GroundedClaim(trailing, ()))
+    return verify_claims([(c.text, c.citations) for c in claims], evidence)

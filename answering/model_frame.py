@@ -5,12 +5,12 @@ deterministic frame of `understanding.py` is the frame."""
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from answering.cues import has
 from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
-from answering.providers import Budget, Provider, ProviderError, parse_json_object
+from answering.providers import Budget, Provider, ProviderError
+from answering.schemas import FrameOut, PatientOut, parse_output
 from answering.understanding import as_relation, condition_words, merge_with_prior, understand
 from corpus.sections import SECTION_KEYS
 from corpus.text import folded_phrase
@@ -35,19 +35,22 @@ def understand_turn(
         return merge_with_prior(understand(question, claimed_scope), prior, question)
     budget = budget or Budget(30)
     resolver = get_resolver()
-    candidates: list[str] = []
+    exact: list[str] = []
     for line in [*history[-6:], question]:
         for drug_id in resolver.resolve(line):
-            if drug_id not in candidates:
-                candidates.append(drug_id)
-    if not candidates:
+            if drug_id not in exact:
+                exact.append(drug_id)
+    # Fuzzy candidates help the model read a garbled name, but never answer (did you mean).
+    fuzzy: list[str] = []
+    if not exact:
         for line in [*history[-2:], question]:
-            candidates += [d for d, _ in resolver.suggest(line, 5, 0.55) if d not in candidates]
+            fuzzy += [d for d, _ in resolver.suggest(line, 5, 0.55) if d not in fuzzy]
+    candidates = exact + fuzzy
     shown = [(d, resolver.display.get(d, d)) for d in candidates]
     known = prior.summary() if prior is not None else {}
     system, user = understanding_request(question, shown, known, list(history))
     try:
-        raw = parse_model_frame(provider.complete(system, user, budget, max_tokens=800))
+        raw = parse_output(provider.complete(system, user, budget, max_tokens=800), FrameOut)
     except ProviderError as exc:
         logger.warning("understanding failed closed: %s", exc)
         reason = (
@@ -61,12 +64,26 @@ def understand_turn(
             system_error=reason,
             standalone_query=question,
         )
-    frame = frame_from_model(raw, candidates, question, claimed_scope)
+    frame = _only_exact(frame_from_model(raw, candidates, question, claimed_scope), exact, question)
     return merge_with_prior(apply_surface_cues(frame, question), prior, question)
 
 
-def parse_model_frame(text: str) -> dict[str, Any]:
-    return parse_json_object(text)
+def _only_exact(frame: QueryFrame, exact: Sequence[str], question: str) -> QueryFrame:
+    """What the resolver knows stays known: names the book indexes but has not loaded are
+    reported, and a drug the model took from the fuzzy candidates becomes a "did you mean"."""
+    seen = get_resolver().resolve_detail(question)
+    unknown = tuple(dict.fromkeys([*frame.unknown_drugs, *seen.not_loaded]))
+    frame = replace(frame, not_loaded=seen.not_loaded, unknown_drugs=unknown)
+    guessed = [d for d in frame.drugs if d not in exact]
+    if not guessed:
+        return frame
+    typed = seen.unknown[0] if seen.unknown else "?"
+    return replace(
+        frame,
+        drugs=tuple(d for d in frame.drugs if d in exact),
+        unknown_drugs=tuple(dict.fromkeys([*frame.unknown_drugs, typed])),
+        did_you_mean=((typed, tuple((d.replace("_", " "), d) for d in guessed)),),
+    )
 
 
 # The model picks from the same closed sets as the phrase tables.
@@ -87,61 +104,50 @@ def _id_in(value: object, shown: Sequence[str]) -> str | None:
 
 
 def frame_from_model(
-    raw: dict[str, Any], shown: Sequence[str], question: str, claimed_scope: str
+    raw: FrameOut, shown: Sequence[str], question: str, claimed_scope: str
 ) -> QueryFrame:
-    """Validate the model's frame: drugs outside the shown set become unknown, never substituted."""
+    """The model's frame within bounds: drugs outside the shown set become unknown, never
+    substituted; values outside the closed sets are dropped."""
     drugs: list[str] = []
     unknown: list[str] = []
-    for value in raw.get("drugs") or []:
+    for value in raw.drugs or []:
         drug_id = _id_in(value, shown)
         if drug_id is None:
-            unknown.append(str(value))
+            unknown.append(value)
         elif drug_id not in drugs:
             drugs.append(drug_id)
-    unknown += [str(v) for v in raw.get("unknown_drugs") or [] if str(v) not in unknown]
-    turn_type = _enum(raw.get("turn_type"), TURN_TYPES) or (
-        "drug_attribute" if drugs else "out_of_scope"
-    )
-    weight = raw.get("weight_kg")
-    weight_kg = (
-        float(weight) if isinstance(weight, int | float) and 0 < float(weight) <= 500 else None
-    )
-    replies = raw.get("quick_replies") or []
-    quick = tuple(
-        dict.fromkeys(r.strip() for r in replies if isinstance(r, str) and 0 < len(r.strip()) <= 40)
-    )[:4]
-    patient: dict[str, Any] = raw["patient"] if isinstance(raw.get("patient"), dict) else {}
+    unknown += [v for v in raw.unknown_drugs or [] if v not in unknown]
+    turn_type = _enum(raw.turn_type, TURN_TYPES) or ("drug_attribute" if drugs else "out_of_scope")
+    weight = raw.weight_kg
+    quick = tuple(dict.fromkeys(r.strip() for r in raw.quick_replies or [] if 0 < len(r.strip()) <= 40))
+    patient = raw.patient or PatientOut()
     frame = QueryFrame(
         turn_type=turn_type,
         drugs=tuple(drugs),
         unknown_drugs=tuple(unknown),
-        attribute=_enum(raw.get("attribute"), SECTION_KEYS),
-        population=_enum(raw.get("population"), _POPULATIONS),
-        weight_kg=weight_kg,
-        age_text=raw.get("age_text") if isinstance(raw.get("age_text"), str) else None,
-        indication=raw.get("indication") if isinstance(raw.get("indication"), str) else None,
-        condition=raw.get("condition") if isinstance(raw.get("condition"), str) else None,
-        relation=_enum(raw.get("relation"), _RELATIONS),
+        attribute=_enum(raw.attribute, SECTION_KEYS),
+        population=_enum(raw.population, _POPULATIONS),
+        weight_kg=weight if weight is not None and 0 < weight <= 500 else None,
+        age_text=raw.age_text,
+        indication=raw.indication,
+        condition=raw.condition,
+        relation=_enum(raw.relation, _RELATIONS),
         patient=PatientContext(
-            comorbidities=tuple(str(x) for x in patient.get("comorbidities") or []),
-            allergies=tuple(str(x) for x in patient.get("allergies") or []),
-            current_medicines=tuple(str(x) for x in patient.get("current_medicines") or []),
-            renal=bool(patient.get("renal")),
-            hepatic=bool(patient.get("hepatic")),
-            pregnancy=bool(patient.get("pregnancy")),
-            breastfeeding=bool(patient.get("breastfeeding")),
+            comorbidities=tuple(patient.comorbidities or ()),
+            allergies=tuple(patient.allergies or ()),
+            current_medicines=tuple(patient.current_medicines or ()),
+            renal=bool(patient.renal),
+            hepatic=bool(patient.hepatic),
+            pregnancy=bool(patient.pregnancy),
+            breastfeeding=bool(patient.breastfeeding),
         ),
-        context_action=_enum(raw.get("context_action"), ("none", "continue", "new")) or "none",
-        route=_enum(raw.get("route"), _ROUTES),
-        section_overview=raw.get("section_overview") is True,
-        standalone_query=raw.get("standalone_query")
-        if isinstance(raw.get("standalone_query"), str)
-        else question,
-        needs_clarify=raw.get("needs_clarify") is True,
-        clarify_reason=raw.get("clarify_reason")
-        if isinstance(raw.get("clarify_reason"), str)
-        else None,
-        quick_replies=quick,
+        context_action=_enum(raw.context_action, ("none", "continue", "new")) or "none",
+        route=_enum(raw.route, _ROUTES),
+        section_overview=raw.section_overview is True,
+        standalone_query=raw.standalone_query or question,
+        needs_clarify=raw.needs_clarify is True,
+        clarify_reason=raw.clarify_reason,
+        quick_replies=quick[:4],
         subject_scope=resolve_subject_scope(question, claimed_scope),
     )
     if frame.subject_scope != "human":

@@ -130,7 +130,13 @@ PLAN_HEADER = "KẾ HOẠCH TRÌNH BÀY (không phải dữ kiện y khoa):"
 
 
 def strip_markers(text: str) -> str:
-    return _MARKERS.sub("", text)
+    """Remove fence markers until none is left: one pass would let `<<<<<</…>>>/…>>>` (a marker
+    inside a marker) close a fence again. Any question, history line or chunk text passes here."""
+    while True:
+        cleaned = _MARKERS.sub("", text)
+        if cleaned == text:
+            return cleaned
+        text = cleaned
 
 
 def fence_question(question: str) -> str:
@@ -146,7 +152,7 @@ def fence_evidence(blocks: Sequence[tuple[str, str]]) -> str:
     """Numbered, labelled passages fenced as data: [(label, text), …]."""
     lines = [EVIDENCE_OPEN]
     for n, (label, text) in enumerate(blocks, 1):
-        lines.append(f"[{n}] {label}\n{strip_markers(text)}")
+        lines.append(f"[{n}] {strip_markers(label)}\n{strip_markers(text)}")
     lines.append(EVIDENCE_CLOSE)
     return "\n\n".join(lines)
 
@@ -172,7 +178,7 @@ def answer_request(
         parts.append("DANH SÁCH drug_id CHO PHÉP: " + ", ".join(allowed_drugs))
     parts.append("BẰNG CHỨNG:\n" + fence_evidence(blocks))
     if missing:
-        parts.append(REPAIR_PREFIX + "\n" + "\n".join(f"- {m}" for m in missing))
+        parts.append(REPAIR_PREFIX + "\n" + "\n".join(f"- {strip_markers(m)}" for m in missing))
     parts.append("CÂU HỎI:\n" + fence_question(question))
     return system, "\n\n".join(parts)
 

@@ -1,10 +1,12 @@
 """What a turn shows: the result types, the abstain messages and the one abstain constructor."""
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from django.db.models.enums import TextChoices
 
+from corpus.text import as_typed
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
 from retrieval.retrieve import Retrieved
@@ -172,11 +174,38 @@ def pages(c: Citation) -> str:
 
 
 def abstain(frame: QueryFrame, reason: str, near_misses: Sequence[str] = ()) -> TurnResult:
-    """The turn declines, saying why in the reason's own words (names filled in)."""
+    """The turn declines, saying why in the reason's own words (names filled in), and offers
+    the loaded names close to an unknown one as quick replies, never as the answer."""
     names = ", ".join(f"«{n}»" for n in (frame.unknown_drugs or frame.not_loaded)) or "được nêu"
     message = ABSTAIN_MESSAGES.get(reason, "Không trả lời được câu hỏi này từ Dược thư.")
     message = message.format(names=names, limit=MAX_QUESTION_CHARS)
-    return TurnResult(Outcome.ABSTAIN, reason, frame, message, near_misses=list(near_misses))
+    offer, replies = did_you_mean(frame)
+    return TurnResult(
+        Outcome.ABSTAIN,
+        reason,
+        frame,
+        f"{message} {offer}".strip(),
+        quick_replies=replies,
+        near_misses=list(near_misses),
+    )
+
+
+def did_you_mean(frame: QueryFrame) -> tuple[str, list[str]]:
+    """("Có phải bạn muốn hỏi về «aspirin»?", the question asked again with each name)."""
+    if not frame.did_you_mean:
+        return "", []
+    question = frame.standalone_query or ""
+    offered: list[str] = []
+    replies: list[str] = []
+    for typed, candidates in frame.did_you_mean:
+        written = as_typed(question, typed)
+        for name, _drug_id in candidates:
+            offered.append(f"«{name}»")
+            again = re.sub(re.escape(written), name, question, count=1) if written in question else name
+            replies.append(again)
+    return f"Có phải bạn muốn hỏi về {' hay '.join(dict.fromkeys(offered))}?", list(
+        dict.fromkeys(replies)
+    )[:4]
 
 
 def notice_text(flagged: Sequence[Citation]) -> str:

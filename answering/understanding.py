@@ -131,6 +131,7 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
         route=found_routes[0] if found_routes else None,
         subject_scope=resolve_subject_scope(question, claimed_scope),
         not_loaded=resolution.not_loaded,
+        did_you_mean=resolution.near_misses,
         standalone_query=question,
     )
 
@@ -235,6 +236,10 @@ def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str)
     headache question about OMEPRAZOL because a prior frame bled into it.
     """
     if prior is None or frame.context_action == "new" or frame.subject_scope != "human":
+        return frame
+    if not frame.drugs and frame.turn_type in ("condition_to_drug", "condition_relation"):
+        # "Thuốc nào gây hội chứng Stevens-Johnson?" after a paracetamol question asks about
+        # every drug, not paracetamol: a which-drug question inherits no drug.
         return frame
     continuing = (
         frame.context_action == "continue"

@@ -62,6 +62,16 @@ def heading_parts(heading: str) -> tuple[str, str]:
     return heading, ""
 
 
+def as_typed(question: str, folded: str) -> str:
+    """The words of `question` whose folded form is `folded`, as the user typed them."""
+    tokens = list(re.finditer(r"\w+", question))
+    target = folded.split()
+    for i in range(len(tokens) - len(target) + 1):
+        if [fold(t.group(0)) for t in tokens[i : i + len(target)]] == target:
+            return question[tokens[i].start() : tokens[i + len(target) - 1].end()]
+    return folded
+
+
 # Words that carry no content in a question (folded). One table: the filler both layers drop,
 # and two named extensions. Dropping the story words from searches, or the asking words from
 # the condition phrase, changes 60 of the 472 guarded answers (answering/tests/

@@ -67,6 +67,10 @@ class Resolution:
     spans: tuple[tuple[str, str], ...]  # (matched text, drug id)
     not_loaded: tuple[str, ...] = ()  # names the book indexes but whose monograph is not loaded
     unknown: tuple[str, ...] = ()  # drug-like names found nowhere
+    # An unknown name two letters from loaded names: (the name, ((loaded name, drug id), …)).
+    # Never an answer, only "did you mean" (the seed: a name nothing exact supports never
+    # becomes another drug).
+    near_misses: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 @dataclass
@@ -146,6 +150,7 @@ class CatalogDrugResolver:
                 used[j] = True
             i += length
         unknown = []
+        near_misses = []
         for token, taken in zip(tokens, used, strict=True):
             if taken or not _drug_like(token):
                 continue
@@ -157,7 +162,11 @@ class CatalogDrugResolver:
                         spans.append((token, drug_id))
             else:
                 unknown.append(token)
-        return Resolution(tuple(drugs), tuple(spans), tuple(not_loaded), tuple(unknown))
+                if candidates := self._within_two_edits(token):
+                    near_misses.append((token, candidates))
+        return Resolution(
+            tuple(drugs), tuple(spans), tuple(not_loaded), tuple(unknown), tuple(near_misses)
+        )
 
     def _near_exact(self, token: str) -> frozenset[str] | None:
         """A one-letter slip of a loaded single-word name (`amoxixilin`), and nothing looser.
@@ -172,6 +181,19 @@ class CatalogDrugResolver:
             return None
         _, _, position = best
         return self._key_ids[position]
+
+    def _within_two_edits(self, token: str) -> tuple[tuple[str, str], ...]:
+        """(loaded name, drug id) of names two letters from the token (`aspirinol`), nearest first."""
+        if len(token) < 6:
+            return ()
+        found = process.extract(
+            token, self._keys, scorer=Levenshtein.distance, score_cutoff=2, limit=3
+        )
+        pairs: dict[str, str] = {}
+        for name, _, position in sorted(found, key=lambda f: (f[1], f[0])):
+            for drug_id in sorted(self._key_ids[position]):
+                pairs.setdefault(drug_id, name)
+        return tuple((name, drug_id) for drug_id, name in pairs.items())[:3]
 
     def _suggest(self, text: str, k: int = 5, min_score: float = 0.55) -> list[tuple[str, float]]:
         """Fuzzy candidates for the tokens of a question that look like names."""

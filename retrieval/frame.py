@@ -63,6 +63,9 @@ class QueryFrame:
     system_error: str | None = None
     subject_scope: str = "human"
     not_loaded: tuple[str, ...] = ()
+    # Unknown names close to loaded ones: (as typed, ((loaded name, drug id), …)); offered
+    # back as "did you mean", never answered.
+    did_you_mean: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def summary(self) -> dict[str, object]:
         """The fields shown in a result line and stored with a turn."""

@@ -1,5 +1,8 @@
 import json
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from unittest import mock
 
 import pytest
@@ -7,6 +10,57 @@ import pytest
 from answering.providers import OpenAICompatibleProvider
 from answering.understanding import understand
 from retrieval.retrieve import retrieve_for_frame
+
+
+class _FakeModelServer(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        server = self.server
+        server.requests.append(body)  # type: ignore[attr-defined]
+        mode = server.mode  # type: ignore[attr-defined]
+        if mode == "slow":
+            time.sleep(1.5)
+            server.replies.append("{}")  # type: ignore[attr-defined]
+        if mode == "error":
+            self.send_response(503)
+            self.end_headers()
+            return
+        if mode == "garbage":
+            payload = b"<html>not json</html>"
+        else:
+            reply = server.replies.pop(0)  # type: ignore[attr-defined]
+            content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+            payload = json.dumps(
+                {"choices": [{"message": {"role": "assistant", "content": content}}]}
+            ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        """The client gave up on a slow reply on purpose (the budget test)."""
+
+
+@pytest.fixture
+def model_server() -> Iterator[ThreadingHTTPServer]:
+    server = _QuietServer(("127.0.0.1", 0), _FakeModelServer)
+    server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+
+
+def served_provider(server: ThreadingHTTPServer) -> OpenAICompatibleProvider:
+    return OpenAICompatibleProvider(
+        f"http://127.0.0.1:{server.server_port}/v1", "qwen2.5-7b-instruct", "k"
+    )
 
 
 @pytest.fixture

@@ -1,10 +1,6 @@
 """The HTTP-level adapters: an OpenAI-compatible fake server on 127.0.0.1, Bedrock via Stubber."""
 
-import json
-import threading
-import time
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import boto3
 import pytest
@@ -13,60 +9,9 @@ from botocore.stub import Stubber
 from answering.providers import BedrockProvider, Budget, OpenAICompatibleProvider, ProviderError
 from answering.turn import answer_turn
 
-from .conftest import answer, block_index, judge, understood
+from .conftest import answer, block_index, judge, served_provider, understood
 
 QUESTION = "Liều paracetamol cho người lớn?"
-
-
-class _FakeModelServer(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        server = self.server
-        server.requests.append(body)  # type: ignore[attr-defined]
-        mode = server.mode  # type: ignore[attr-defined]
-        if mode == "slow":
-            time.sleep(1.5)
-            server.replies.append("{}")  # type: ignore[attr-defined]
-        if mode == "error":
-            self.send_response(503)
-            self.end_headers()
-            return
-        if mode == "garbage":
-            payload = b"<html>not json</html>"
-        else:
-            reply = server.replies.pop(0)  # type: ignore[attr-defined]
-            content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
-            payload = json.dumps(
-                {"choices": [{"message": {"role": "assistant", "content": content}}]}
-            ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        """The client gave up on a slow reply on purpose (the budget test)."""
-
-
-@pytest.fixture
-def model_server() -> Iterator[ThreadingHTTPServer]:
-    server = _QuietServer(("127.0.0.1", 0), _FakeModelServer)
-    server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-
-
-def _provider(server: ThreadingHTTPServer) -> OpenAICompatibleProvider:
-    return OpenAICompatibleProvider(
-        f"http://127.0.0.1:{server.server_port}/v1", "qwen2.5-7b-instruct", "k"
-    )
 
 
 @pytest.mark.django_db
@@ -79,7 +24,7 @@ def test_a_whole_turn_through_an_openai_compatible_server(
         answer("Người lớn tối đa là 4 g/ngày", [n]),
         judge(True),
     ]  # type: ignore[attr-defined]
-    result = answer_turn(QUESTION, provider=_provider(model_server))
+    result = answer_turn(QUESTION, provider=served_provider(model_server))
     assert result.decision == "answer"
     first = model_server.requests[0]  # type: ignore[attr-defined]
     assert first["model"] == "qwen2.5-7b-instruct" and first["temperature"] == 0
@@ -89,7 +34,7 @@ def test_a_whole_turn_through_an_openai_compatible_server(
 def test_server_errors_timeouts_and_garbage_map_to_named_reasons(
     model_server: ThreadingHTTPServer,
 ) -> None:
-    provider = _provider(model_server)
+    provider = served_provider(model_server)
     model_server.mode = "error"  # type: ignore[attr-defined]
     with pytest.raises(ProviderError) as down:
         provider.complete("s", "u", Budget(5))

@@ -1,0 +1,84 @@
+"""The lines both answer modes add around the book's text: per-facet safety lines for a
+patient's case, and the names in the question that no loaded monograph answers for."""
+
+from collections.abc import Sequence
+
+from answering.results import AnswerBlock, BlockKind, Citation, did_you_mean
+from retrieval.catalog import get_resolver
+from retrieval.frame import QueryFrame
+from retrieval.retrieve import Retrieved
+
+_FACETS = {
+    "interaction": "tương tác với {query}",
+    "warning": "chống chỉ định/thận trọng khi {query}",
+    "pregnancy": "dùng khi mang thai",
+    "breastfeeding": "dùng khi cho con bú",
+}
+
+
+def safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[AnswerBlock]:
+    """One line per indicated drug and facet: the cited passages, or that the book names none."""
+    display = get_resolver().display
+    index = {c.chunk_id: c.index for c in citations}
+    blocks = []
+    for finding in retrieved.safety:
+        facet = _FACETS[finding.facet].format(query=display.get(finding.query, finding.query))
+        name = display.get(finding.drug_id, finding.drug_id)
+        cited = [index[e.chunk_id] for e in finding.evidence if e.chunk_id in index]
+        if cited:
+            text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
+        else:
+            text = (
+                f"{name}: Dược thư không nêu về {facet}; chưa đủ bằng chứng, "
+                "không có nghĩa là an toàn."
+            )
+        blocks.append(
+            AnswerBlock(
+                f"Theo bối cảnh người bệnh · {name}",
+                BlockKind.WARNING,
+                "tuong_tac_thuoc" if finding.facet == "interaction" else "chong_chi_dinh",
+                finding.drug_id,
+                [(text, cited)],
+            )
+        )
+    return blocks
+
+
+def not_found_blocks(frame: QueryFrame) -> tuple[AnswerBlock | None, AnswerBlock | None]:
+    """Names the question used that no loaded monograph answers for, said even when another
+    drug answered ("Warfarin dùng chung với esomeprazol" must not read as "no interaction
+    listed"). First: names the book indexes but has not loaded, and names close to a loaded
+    one. Last: other words that looked like names (they may be a test or a disease word), so
+    they do not push the book's answer down."""
+    if not frame.drugs:
+        return None, None
+    offered = {typed for typed, _ in frame.did_you_mean}
+    sure = [*frame.not_loaded, *(n for n in frame.unknown_drugs if n in offered)]
+    sure = list(dict.fromkeys(sure))
+    other = [n for n in frame.unknown_drugs if n not in sure]
+    display = get_resolver().display
+    answered = " và ".join(display.get(d, d) for d in frame.drugs)
+    first = last = None
+    if sure:
+        offer, _ = did_you_mean(frame)
+        text = (
+            f"Không tìm thấy {_quoted(sure)} trong các chuyên luận Dược thư đã nạp, nên câu trả "
+            f"lời dưới đây chỉ từ chuyên luận {answered}; điều đó không có nghĩa là không có "
+            f"tương tác hay lưu ý nào với thuốc không tìm thấy. {offer}"
+        ).strip()
+        first = AnswerBlock(
+            "Có tên thuốc không tìm thấy", BlockKind.NOTICE, "", frame.drugs[0], [(text, [])]
+        )
+    if other:
+        text = (
+            f"Trong câu hỏi có {_quoted(other)}: không phải tên thuốc nào trong các chuyên luận "
+            f"đã nạp; câu trả lời trên chỉ từ chuyên luận {answered}."
+        )
+        last = AnswerBlock(
+            "Từ không khớp tên thuốc", BlockKind.NOTICE, "", frame.drugs[0], [(text, [])]
+        )
+    return first, last
+
+
+def _quoted(names: Sequence[str]) -> str:
+    return ", ".join(f"«{n}»" for n in names)

@@ -1,0 +1,57 @@
+"""The chat page under a model that misbehaves: a named abstain card every time, the turn
+stored — never a 500. The model is a fake OpenAI-compatible server on 127.0.0.1."""
+
+from http.server import ThreadingHTTPServer
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from answering.results import ABSTAIN_MESSAGES, DISCLAIMER
+from chat.models import Conversation, Turn
+
+from .conftest import understood
+
+pytestmark = pytest.mark.django_db
+
+QUESTION = "Liều paracetamol cho người lớn?"
+REFUSAL = "Tôi đã đọc kỹ các đoạn sách. Xin lỗi, tôi không thể trả lời câu hỏi này."
+
+
+@pytest.mark.parametrize(
+    ("mode", "replies", "reason"),
+    [
+        ("garbage", [], "understanding_malformed_output"),
+        ("ok", ['{"turn_type": "drug_attribute", "drugs": 5}'], "understanding_malformed_output"),
+        ("ok", [None, REFUSAL], "malformed_output"),
+        ("ok", [None, ""], "malformed_output"),
+        ("ok", [None, '{"claims": [{"text": "4 g", "citations": [true]}], "evidence_sufficient": true}'], "malformed_output"),
+    ],
+    ids=["garbage", "wrong-typed-frame", "refusal-after-a-lead-in", "nothing", "wrong-typed-answer"],
+)
+def test_a_misbehaving_model_gets_a_named_abstain_card_and_the_turn_is_stored(
+    model_server: ThreadingHTTPServer,
+    doctor: User,
+    settings,  # type: ignore[no-untyped-def]
+    mode: str,
+    replies: list[object],
+    reason: str,
+) -> None:
+    settings.ANSWER_PROVIDER = "openai"
+    settings.ANSWER_BASE_URL = f"http://127.0.0.1:{model_server.server_port}/v1"
+    settings.ANSWER_MODEL = "qwen2.5-7b-instruct"
+    model_server.mode = mode  # type: ignore[attr-defined]
+    model_server.replies += [understood(QUESTION) if r is None else r for r in replies]  # type: ignore[attr-defined]
+    client = Client()
+    client.force_login(doctor)
+    conversation = Conversation.objects.create(user=doctor)
+    response = client.post(
+        reverse("chat:ask", args=[conversation.pk]), {"question": QUESTION}, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "card-abstain" in html and DISCLAIMER in html
+    assert ABSTAIN_MESSAGES[reason] in html
+    turn = Turn.objects.get(conversation=conversation)
+    assert turn.decision == "abstain" and turn.reason == reason
+    assert turn.question == QUESTION
