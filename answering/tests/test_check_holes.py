@@ -249,3 +249,37 @@ def test_a_different_kind_of_question_inherits_no_drug() -> None:
     ):
         merged = merge_with_prior(understand(question), prior, question)
         assert merged.drugs == () and merged.context_action != "continue", question
+
+
+def test_through_bedrock_a_wrong_typed_frame_and_answer_are_malformed_output() -> None:
+    import boto3
+    from botocore.stub import ANY, Stubber
+
+    from answering.providers import BedrockProvider
+
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    provider = BedrockProvider("anthropic.claude-3-5-sonnet", client=client)
+    stubber = Stubber(client)
+
+    def reply(text: str) -> None:
+        stubber.add_response(
+            "converse",
+            {
+                "output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+                "stopReason": "end_turn",
+                "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+                "metrics": {"latencyMs": 5},
+            },
+            {"modelId": ANY, "system": ANY, "messages": ANY, "inferenceConfig": ANY},
+        )
+
+    reply('{"turn_type": "dosing_calc", "drugs": ["paracetamol"], "weight_kg": true}')
+    reply(json.dumps(understood(DOSE)))
+    reply('{"claims": [{"text": "4 g", "citations": ["1"]}], "evidence_sufficient": true}')
+    with stubber:
+        frame_fault = answer_turn(DOSE, provider=provider)
+        answer_fault = answer_turn(DOSE, provider=provider)
+    assert frame_fault.reason == "understanding_malformed_output"
+    assert answer_fault.decision == "abstain" and answer_fault.reason == "malformed_output"
