@@ -51,7 +51,10 @@ class _QuietServer(ThreadingHTTPServer):
 def model_server() -> Iterator[ThreadingHTTPServer]:
     server = _QuietServer(("127.0.0.1", 0), _FakeModelServer)
     server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll: shutdown() waits up to one poll, 0.5 s by default, after every test.
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     yield server
     server.shutdown()

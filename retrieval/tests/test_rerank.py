@@ -38,7 +38,9 @@ class _Reverse(BaseHTTPRequestHandler):
 def rerank_server(settings) -> Iterator[HTTPServer]:  # type: ignore[no-untyped-def]
     server = HTTPServer(("127.0.0.1", 0), _Reverse)
     server.broken = False  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     settings.RERANK_PROVIDER = "openai"
     settings.RERANK_MODEL = "bge-reranker"
