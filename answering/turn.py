@@ -16,6 +16,7 @@ from answering.extractive import extractive_answer
 from answering.generation import generated_answer
 from answering.metrics import CLARIFY, TURNS
 from answering.model_frame import understand_turn
+from answering.notices import not_found_blocks
 from answering.providers import Budget, Provider, get_provider
 from answering.results import (
     MAX_QUESTION_CHARS,
@@ -88,5 +89,8 @@ def _answer(
     if chosen is None:
         return extractive_answer(retrieved)
     if retrieved.decision == Outcome.VERIFY_PDF:
-        return quarantine_notice(retrieved)
+        notice = quarantine_notice(retrieved)
+        named_first, named_last = not_found_blocks(retrieved.frame)
+        notice.blocks = [b for b in (named_first, *notice.blocks, named_last) if b is not None]
+        return notice
     return generated_answer(question, retrieved, chosen, budget)
