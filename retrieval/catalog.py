@@ -32,14 +32,31 @@ COMMON_WORDS: frozenset[str] = frozenset(
     hydroclorid citrat phosphat vitamin""".split()
 )
 
-# Short forms pharmacists type that the book's own alias tables do not hold.
+# Short forms wards type that the book's own alias tables do not hold (a pharmacist adds more
+# as curated aliases in the admin). Used only for drugs that are loaded.
 ABBREVIATIONS: dict[str, str] = {
     "pcm": "paracetamol",
+    "para": "paracetamol",
     "cipro": "ciprofloxacin",
     "asa": "acid_acetylsalicylic",
     "amox": "amoxicilin",
     "mtx": "methotrexat",
+    "vanco": "vancomycin",
+    "nac": "acetylcystein",
+    "dexa": "dexamethason",
+    "genta": "gentamicin",
+    "metro": "metronidazol",
+    "moxi": "moxifloxacin_hydroclorid",
+    "ceftri": "ceftriaxon",
+    "mtz": "metronidazol",
 }
+# What follows a brand's name on the box: strength, release form, "forte", the dosage form.
+_BRAND_TAIL = frozenset(
+    "sr xr xl cr mr er la dr ods odt retard forte plus mite tab tabs tablet caps capsule inj "
+    "injection syrup siro vien nang goi ong tiem hon dich kem gel eye drops enteric coated "
+    "film fc dt ec ds dispersible chewable".split()
+)
+_STRENGTH = re.compile(r"^\d+(?:[.,]\d+)?(?:mg|g|mcg|ml|iu|ui|%)?$")
 
 SALTS = frozenset(
     "hydroclorid hydrobromid natri kali sulfat citrat clorid furoat phosphat maleat tartrat "
@@ -88,7 +105,8 @@ class CatalogDrugResolver:
     ) -> "CatalogDrugResolver":
         """loaded_names: (name, drug_id) of loaded monographs; index_names: (name, ingredient id)."""
         loaded: dict[tuple[str, ...], set[str]] = defaultdict(set)
-        for name, drug_id in loaded_names:
+        loaded_names_seen = list(loaded_names)
+        for name, drug_id in loaded_names_seen:
             key = tuple(words(name))
             if _usable(key):
                 loaded[key].add(drug_id)
@@ -96,11 +114,29 @@ class CatalogDrugResolver:
         for short, drug_id in ABBREVIATIONS.items():
             if drug_id in loaded_ids:
                 loaded[(short,)].add(drug_id)
+        for drug_id in loaded_ids:
+            for form in salt_forms(drug_id):
+                loaded.setdefault(form, {drug_id})
+        index_names = list(index_names)
         others: dict[tuple[str, ...], set[str]] = defaultdict(set)
         for name, ingredient_id in index_names:
             key = tuple(words(name))
             if _usable(key) and key not in loaded and ingredient_id not in loaded_ids:
                 others[key].add(ingredient_id)
+        # "Tegretol" for the index's "Tegretol 200": a base name answers only when it names
+        # one loaded ingredient and nothing else is called that.
+        bases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        for name, ingredient_id in [*loaded_names_seen, *index_names]:
+            base = brand_base(name)
+            if base is not None:
+                bases[base].add(ingredient_id)
+        for base, ids in bases.items():
+            if base in loaded or base in others:
+                continue
+            if not ids & loaded_ids:
+                others[base] = ids  # known, not loaded, whichever spelling the index used
+            elif len(ids) == 1:
+                loaded[base] = ids
         return cls(
             {k: frozenset(v) for k, v in loaded.items()},
             {k: frozenset(v) for k, v in others.items()},
@@ -208,6 +244,31 @@ class CatalogDrugResolver:
                 for drug_id in self._key_ids[position]:
                     scores[drug_id] = max(scores.get(drug_id, 0.0), score / 100)
         return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+
+
+def brand_base(name: str) -> tuple[str, ...] | None:
+    """A brand's name without what follows it on the box (`Tegretol 200` → `tegretol`,
+    `Glucophage XR` → `glucophage`, `Lapuvir-150` → `lapuvir`), or None when nothing is cut or
+    what is left could be a common word."""
+    tokens = words(name)
+    cut = list(tokens)
+    while len(cut) > 1 and (cut[-1] in _BRAND_TAIL or _STRENGTH.match(cut[-1])):
+        cut.pop()
+    if cut == tokens or not cut:
+        return None
+    key = tuple(cut)
+    if not _usable(key) or (len(key) == 1 and (len(key[0]) < 4 or looks_vietnamese(key[0]))):
+        return None
+    return key
+
+
+def salt_forms(drug_id: str) -> list[tuple[str, ...]]:
+    """How wards name an acid by its salt: ACID VALPROIC → valproat, natri valproat."""
+    parts = drug_id.split("_")
+    if len(parts) != 2 or parts[0] != "acid" or not parts[1].endswith("ic"):
+        return []
+    anion = parts[1][:-2] + "at"
+    return [(anion,), ("natri", anion), ("kali", anion), ("calci", anion)]
 
 
 def _usable(key: tuple[str, ...]) -> bool:
