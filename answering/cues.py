@@ -9,6 +9,8 @@ these phrasings names a drug or a disease: they are how questions are worded.
 import re
 from collections.abc import Iterator
 
+from corpus.text import fold
+
 CUES: dict[str, tuple[str, ...]] = {
     "smalltalk": ("chao", "xin chao", "cam on", "cam on ban", "tam biet", "hello", "hi", "ok", "chuc"),
     "out_of_scope": ("gia", "bao nhieu tien", "mua o dau", "cach nau", "thoi tiet"),
@@ -62,13 +64,69 @@ def ends_of(folded: str, name: str) -> Iterator[int]:
             yield match.end()
 
 
-# Yes/no questions ("… được không", "có … không").
-YES_NO = re.compile(r"(duoc khong|duoc ko|co .* khong$|co .* khong\b|duoc k\b)")
+# Yes/no questions ("… được không", "có … không"), with the ways wards type "không".
+_NOT = r"(?:khong|ko|k|hok|khg|kh|hong|hem)"
+YES_NO = re.compile(rf"(duoc {_NOT}\b|co .* {_NOT}$|co .* {_NOT}\b)")
+
+# Clinical abbreviations as wards type them, with the words the book prints. Two-letter ones
+# count only in capitals ("HA", "TM"); longer ones in any case, with or without diacritics.
+CLINICAL_ABBREVIATIONS: dict[str, str] = {
+    "THA": "tăng huyết áp",
+    "ĐTĐ": "đái tháo đường",
+    "NMCT": "nhồi máu cơ tim",
+    "XHTH": "xuất huyết tiêu hóa",
+    "BPTNMT": "bệnh phổi tắc nghẽn mạn tính",
+    "COPD": "bệnh phổi tắc nghẽn mạn tính",
+    "TBMMN": "tai biến mạch máu não",
+    "BMV": "bệnh mạch vành",
+    "RLLM": "rối loạn lipid máu",
+    "NKTN": "nhiễm khuẩn tiết niệu",
+    "VMN": "viêm màng não",
+    "HA": "huyết áp",
+    "ĐH": "đường huyết",
+    "TM": "tĩnh mạch",
+    "TB": "tiêm bắp",
+    "TDD": "tiêm dưới da",
+    "GERD": "trào ngược dạ dày thực quản",
+}
+_ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
+
+
+def expand_abbreviations(text: str) -> str:
+    """The question with each clinical abbreviation written out as the book writes it."""
+
+    def expand(match: re.Match[str]) -> str:
+        word = match.group(0)
+        key = fold(word).upper()
+        if key not in _ABBREVIATION_KEYS or (len(key) < 3 and not word.isupper()):
+            return word
+        return _ABBREVIATION_KEYS[key]
+
+    return re.sub(r"\w+", expand, text)
+
+
+# "thai 8 tuần", "thai kỳ 12 tuần": a pregnancy, and the weeks are not the patient's age.
+PREGNANCY_WEEKS = re.compile(r"\bthai\s+(?:ky\s+|nhi\s+)?\d+\s*tuan\b")
 WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
 # Matched on the text as typed ("2 - 4 tuổi"), to be found again in the book's bands.
 AGE = re.compile(
-    r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tuoi|tháng tuổi|thang tuoi|tháng|thang|tuần|tuan)(?!\w)|sơ sinh|so sinh"
+    r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tuoi|tháng tuổi|thang tuoi|tháng|thang|tuần|tuan|ngày tuổi|ngay tuoi)(?!\w)|sơ sinh|so sinh"
 )
+_AGE_PARTS = re.compile(r"(\d+)\s*(?:-\s*\d+\s*)?(tuổi|tuoi|tháng|thang|tuần|tuan|ngày|ngay)")
+_MONTHS_PER = {"tuổi": 12.0, "tuoi": 12.0, "tháng": 1.0, "thang": 1.0, "tuần": 0.23, "tuan": 0.23, "ngày": 1 / 30, "ngay": 1 / 30}
+
+
+def age_months(age_text: str | None) -> float | None:
+    """An age as typed ("18 tháng", "5 tuổi", "sơ sinh 5 ngày tuổi") in months."""
+    if not age_text:
+        return None
+    match = _AGE_PARTS.search(age_text)
+    if match is None:
+        return 0.0 if fold(age_text).startswith("so sinh") else None
+    return float(match.group(1)) * _MONTHS_PER[match.group(2)]
+# A population whose situation has a section of its own: asked about with no section named,
+# that section answers ("sản phụ dùng X được không?" is a Thời kỳ mang thai question).
+POPULATION_SECTIONS = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
 # An organ-function question is found by the book's own term, not the patient's story.
 ORGAN_TERMS = {"suy_than": "clcr", "suy_gan": "suy gan"}
 # Organ function states that the safety facets search for by the book's words.

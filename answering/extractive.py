@@ -37,6 +37,7 @@ _ROUTE_LABELS: dict[str, tuple[str, ...]] = {
     "uong": ("uống",),
     "tiem_tinh_mach": ("tĩnh mạch", "truyền"),
     "tiem_bap": ("tiêm bắp",),
+    "tiem_duoi_da": ("dưới da",),
     "dat_truc_trang": ("trực tràng",),
     "xit_hit": ("xịt", "hít", "khí dung"),
 }

@@ -11,13 +11,17 @@ from answering.cues import (
     AGE,
     ORGAN_TERMS,
     POPULATION_CONDITIONS,
+    POPULATION_SECTIONS,
+    PREGNANCY_WEEKS,
     WEIGHT,
     YES_NO,
+    age_months,
     ends_of,
+    expand_abbreviations,
     has,
 )
 from answering.policy import resolve_subject_scope
-from corpus.text import CASE_FILLER, folded_phrase, keep_lower
+from corpus.text import CASE_FILLER, as_typed, folded_phrase, keep_lower
 from retrieval.catalog import get_resolver
 from retrieval.frame import PatientContext, QueryFrame
 from retrieval.phrases import (
@@ -103,10 +107,15 @@ def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
     return as_relation(frame, "indication", condition, unknown_drugs=())
 
 
+# The book's children's bands end at 18 years ("Trẻ em 16 - 18 tuổi").
+ADULT_MONTHS = 18 * 12
+
+
 def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     """The deterministic frame of one turn."""
-    folded = folded_phrase(question)
     resolution = get_resolver().resolve_detail(question)
+    question = expand_abbreviations(question)  # "THA" is searched as the book's "tăng huyết áp"
+    folded = folded_phrase(question)
     drugs = resolution.drugs
     unknown = tuple(dict.fromkeys(resolution.not_loaded + resolution.unknown))
     section = route_section(question)
@@ -117,9 +126,21 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     weight_kg = float(weight.group(1).replace(",", ".")) if weight else None
     if weight_kg is not None and not 0 < weight_kg <= 500:
         weight_kg = None
-    age = AGE.search(keep_lower(question))  # as printed: "2 - 4 tuổi", matched against the book
+    # "thai 8 tuần" is a pregnancy; its weeks are not the patient's age.
+    weeks = PREGNANCY_WEEKS.search(folded)
+    if weeks and population is None:
+        population = "phu_nu_mang_thai"
+    typed = keep_lower(question)
+    if weeks:
+        typed = typed.replace(as_typed(typed, weeks.group(0)), " ")
+    age = AGE.search(typed)  # as printed: "2 - 4 tuổi", matched against the book
     if weight_kg is not None and population is None:
         population = "tre_em" if weight_kg < 40 else None
+    months = age_months(age.group(0) if age else None)
+    if population is None and months is not None and months < ADULT_MONTHS:
+        population = "tre_em"
+    if section is None and population in POPULATION_SECTIONS:
+        section = POPULATION_SECTIONS[population]
     frame = QueryFrame(
         turn_type="drug_attribute",
         drugs=drugs,

@@ -33,6 +33,32 @@ def words(text: str) -> list[str]:
     return _WORD_RE.findall(fold(text))
 
 
+def typed_words(text: str) -> list[str]:
+    """The words of `words(text)` as typed (lower-case, diacritics kept), one for one."""
+    folded, kept = fold(text), keep_lower(text)
+    if len(folded) != len(kept):  # a character that folds to two; compare folded only
+        return words(text)
+    return [kept[m.start() : m.end()] for m in _WORD_RE.finditer(folded)]
+
+
+def diacritics_agree(typed: str, phrase: str) -> bool:
+    """Whether a typed word may be read as a phrase word with the same folded letters.
+
+    Typed without diacritics, it may be either (`nhi` is `nhi` or `nhĩ`); typed with them, the
+    marks must be the same, wherever the tone sits (`hoá` = `hóa`, `nhĩ` ≠ `nhi`, `dạ` ≠ `da`).
+    """
+    if typed == fold(typed):
+        return True
+    return _marks(typed) == _marks(phrase)
+
+
+def _marks(word: str) -> tuple[str, ...]:
+    decomposed = unicodedata.normalize("NFD", nfc(word).lower())
+    return tuple(sorted(ch for ch in decomposed if unicodedata.combining(ch))) + (
+        ("đ",) if "đ" in word.lower() else ()
+    )
+
+
 def folded_phrase(text: str) -> str:
     return " ".join(words(text))
 

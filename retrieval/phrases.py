@@ -10,7 +10,8 @@ Adding a phrasing is adding an entry below.
 import re
 from dataclasses import dataclass
 
-from corpus.text import folded_phrase
+from corpus.text import diacritics_agree, folded_phrase, typed_words
+from retrieval.situations import NOT_A_POPULATION, POPULATION_PHRASES, ROUTE_PHRASES
 
 SECTION_PHRASES: dict[str, tuple[str, ...]] = {
     "ten_chung_quoc_te": ("tên chung quốc tế", "tên quốc tế", "tên inn", "inn"),
@@ -229,62 +230,6 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
     "ten_thuong_mai": ("tên thương mại", "biệt dược", "tên biệt dược", "thương hiệu"),
 }
 
-POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
-    "tre_em": (
-        "trẻ em",
-        "trẻ",
-        "bé",
-        "nhi",
-        "trẻ nhỏ",
-        "sơ sinh",
-        "tháng tuổi",
-        "cháu bé",
-        "em bé",
-        "children",
-        "pediatric",
-        "nhi khoa",
-    ),
-    "nguoi_lon": ("người lớn", "nl"),
-    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "cao tuổi", "lớn tuổi", "elderly"),
-    "suy_than": (
-        "suy thận",
-        "clcr",
-        "độ thanh thải creatinin",
-        "thanh thải creatinin",
-        "mức lọc cầu thận",
-        "lọc máu",
-        "chạy thận",
-        "renal impairment",
-        "mlct",
-        "egfr",
-    ),
-    "suy_gan": ("suy gan", "bệnh gan", "xơ gan"),
-    "phu_nu_mang_thai": (
-        "mang thai",
-        "có thai",
-        "bà bầu",
-        "bầu",
-        "thai phụ",
-        "phụ nữ có thai",
-        "đang mang thai",
-        "pnct",
-        "pregnant",
-        "pregnancy",
-    ),
-    "cho_con_bu": ("cho con bú", "cho bú", "đang cho con bú", "ccb", "breastfeeding"),
-}
-
-ROUTE_PHRASES: dict[str, tuple[str, ...]] = {
-    "uong": ("uống", "đường uống"),
-    "tiem_tinh_mach": ("tiêm tĩnh mạch", "truyền tĩnh mạch", "truyền", "tiêm tm"),
-    "tiem_bap": ("tiêm bắp",),
-    "dat_truc_trang": ("đặt trực tràng", "thuốc đạn", "đặt hậu môn"),
-    "xit_hit": ("xịt", "hít", "khí dung", "phun sương"),
-    "nho_mat": ("nhỏ mắt",),
-    "boi_ngoai_da": ("bôi", "dùng ngoài"),
-}
-
-
 @dataclass(frozen=True)
 class PhraseMatch:
     key: str
@@ -292,25 +237,40 @@ class PhraseMatch:
     start: int
 
 
-def _compile(table: dict[str, tuple[str, ...]]) -> list[tuple[re.Pattern[str], str, str]]:
-    entries = [(folded_phrase(p), key) for key, phrases in table.items() for p in phrases]
+def _compile(table: dict[str, tuple[str, ...]]) -> list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]:
+    entries = [(folded_phrase(p), key, p) for key, phrases in table.items() for p in phrases]
     entries.sort(key=lambda e: (-len(e[0]), e[0]))
-    return [(re.compile(rf"(?<![0-9a-z]){re.escape(p)}(?![0-9a-z])"), p, key) for p, key in entries]
+    return [
+        (re.compile(rf"(?<![0-9a-z]){re.escape(f)}(?![0-9a-z])"), f, key, tuple(typed_words(p)))
+        for f, key, p in entries
+    ]
 
 
 _SECTIONS = _compile(SECTION_PHRASES)
-_POPULATIONS = _compile(POPULATION_PHRASES)
+# Phrases that hold a population word but name something else claim their span first.
+_POPULATIONS = _compile({**POPULATION_PHRASES, NOT_A_POPULATION[0]: NOT_A_POPULATION[1]})
 _ROUTES = _compile(ROUTE_PHRASES)
 
 
-def _matches(text: str, table: list[tuple[re.Pattern[str], str, str]]) -> list[PhraseMatch]:
-    """Longest phrases first; a shorter phrase inside an already-matched span is ignored."""
+def _matches(text: str, table: list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]) -> list[PhraseMatch]:
+    """Longest phrases first; a shorter phrase inside an already-matched span is ignored.
+
+    Matched on folded text; where the question was typed with diacritics, they must agree
+    with the phrase's ("rung nhĩ" is not the child cue "nhi"; "hoá" still matches "hóa").
+    """
     folded = folded_phrase(text)
+    typed = typed_words(text)
     taken: list[tuple[int, int]] = []
     found = []
-    for pattern, phrase, key in table:
+    for pattern, phrase, key, spelled in table:
         for m in pattern.finditer(folded):
             if any(m.start() < end and start < m.end() for start, end in taken):
+                continue
+            first = folded.count(" ", 0, m.start())
+            span = typed[first : first + len(spelled)]
+            if len(span) == len(spelled) and not all(
+                diacritics_agree(t, p) for t, p in zip(span, spelled, strict=True)
+            ):
                 continue
             taken.append((m.start(), m.end()))
             found.append(PhraseMatch(key, phrase, m.start()))
@@ -336,16 +296,18 @@ def route_section(text: str) -> str | None:
 
 
 def population_matches(text: str) -> list[PhraseMatch]:
-    return _matches(text, _POPULATIONS)
+    return [m for m in _matches(text, _POPULATIONS) if m.key != NOT_A_POPULATION[0]]
 
 
-def _keys_in_order(text: str, table: list[tuple[re.Pattern[str], str, str]]) -> list[str]:
+def _keys_in_order(
+    text: str, table: list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]
+) -> list[str]:
     found = sorted(_matches(text, table), key=lambda m: m.start)
     return list(dict.fromkeys(m.key for m in found))
 
 
 def populations(text: str) -> list[str]:
-    return _keys_in_order(text, _POPULATIONS)
+    return [k for k in _keys_in_order(text, _POPULATIONS) if k != NOT_A_POPULATION[0]]
 
 
 def routes(text: str) -> list[str]:

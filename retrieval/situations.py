@@ -1,0 +1,108 @@
+"""Who the patient is and how the drug is given: the population and route phrase tables.
+
+Phrases with diacritics as the book and wards write them; matching folds them, and where a
+question was typed with diacritics they must agree (`retrieval/phrases.py`). Adding a
+phrasing is adding an entry.
+"""
+
+POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
+    "tre_em": (
+        "trẻ em",
+        "trẻ",
+        "bé",
+        "nhi",
+        "trẻ nhỏ",
+        "sơ sinh",
+        "trẻ sơ sinh",
+        "nhũ nhi",
+        "tháng tuổi",
+        "ngày tuổi",
+        "cháu bé",
+        "em bé",
+        "children",
+        "pediatric",
+        "nhi khoa",
+    ),
+    "nguoi_lon": ("người lớn", "nl"),
+    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "cao tuổi", "lớn tuổi", "elderly"),
+    "suy_than": (
+        "suy thận",
+        "clcr",
+        "độ thanh thải creatinin",
+        "thanh thải creatinin",
+        "mức lọc cầu thận",
+        "lọc máu",
+        "chạy thận",
+        "chạy thận nhân tạo",
+        "thẩm phân",
+        "thẩm tách máu",
+        "creatinin tăng",
+        "tăng creatinin",
+        "creatinin cao",
+        "bệnh thận mạn",
+        "renal impairment",
+        "mlct",
+        "egfr",
+    ),
+    "suy_gan": (
+        "suy gan",
+        "bệnh gan",
+        "xơ gan",
+        "men gan cao",
+        "men gan tăng",
+        "tăng men gan",
+        "suy chức năng gan",
+    ),
+    "phu_nu_mang_thai": (
+        "mang thai",
+        "có thai",
+        "bà bầu",
+        "bầu",
+        "mang bầu",
+        "đang mang bầu",
+        "có bầu",
+        "thai phụ",
+        "sản phụ",
+        "phụ nữ có thai",
+        "đang mang thai",
+        "pnct",
+        "pregnant",
+        "pregnancy",
+    ),
+    "cho_con_bu": (
+        "cho con bú",
+        "cho bú",
+        "đang cho con bú",
+        "mẹ cho bú",
+        "nuôi con bú",
+        "đang nuôi con bú",
+        "nuôi con bằng sữa mẹ",
+        "ccb",
+        "breastfeeding",
+    ),
+}
+
+# (key, phrases) that contain a population word and mean something else: "rung nhĩ" (atrial
+# fibrillation) holds the child cue "nhi" once folded.
+NOT_A_POPULATION = (
+    "_not_a_population",
+    ("rung nhĩ", "tâm nhĩ", "nhĩ thất", "cuồng nhĩ", "blốc nhĩ thất", "nhĩ trái", "nhĩ phải"),
+)
+
+ROUTE_PHRASES: dict[str, tuple[str, ...]] = {
+    "uong": ("uống", "đường uống"),
+    "tiem_tinh_mach": (
+        "tiêm tĩnh mạch",
+        "truyền tĩnh mạch",
+        "truyền",
+        "tiêm tm",
+        "truyền tm",
+        "tĩnh mạch",
+    ),
+    "tiem_bap": ("tiêm bắp", "tiêm tb"),
+    "tiem_duoi_da": ("tiêm dưới da", "tiêm tdd", "dưới da"),
+    "dat_truc_trang": ("đặt trực tràng", "thuốc đạn", "đặt hậu môn"),
+    "xit_hit": ("xịt", "hít", "khí dung", "phun sương"),
+    "nho_mat": ("nhỏ mắt",),
+    "boi_ngoai_da": ("bôi", "dùng ngoài"),
+}
