@@ -1,0 +1,102 @@
+"""Questions as wards type them: each mechanism with several questions from several monographs."""
+
+import pytest
+
+from answering.cues import age_months, expand_abbreviations
+from answering.understanding import understand
+from corpus.text import diacritics_agree
+from retrieval.catalog import brand_base, get_resolver, salt_forms
+from retrieval.phrases import populations, routes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("question", "drug"),
+    [
+        ("Tegretol uống mấy lần một ngày?", "carbamazepin"),
+        ("Xatral có gây hạ huyết áp không", "alfuzosin_hydroclorid"),
+        ("glucophage cho nguoi suy than", "metformin"),
+        ("liều vanco cho người lớn", "vancomycin"),
+        ("NAC dùng thế nào", "acetylcystein"),
+        ("dexa tiêm bắp liều", "dexamethason"),
+        ("natri valproat có dùng cho bà bầu không", "acid_valproic"),
+        ("valproat liều khởi đầu", "acid_valproic"),
+        ("Tiphadol 80 cho trẻ", "paracetamol"),
+        ("Lykamox uống trước hay sau ăn", "amoxicilin"),
+    ],
+)
+def test_brand_bases_short_forms_and_salts_name_the_loaded_drug(question: str, drug: str) -> None:
+    assert get_resolver().resolve(question) == (drug,)
+
+
+def test_a_base_name_is_cut_only_from_what_follows_a_brand_on_the_box() -> None:
+    assert brand_base("Tegretol 200") == ("tegretol",)
+    assert brand_base("Glucophage XR") == ("glucophage",)
+    assert brand_base("Lapuvir-150") == ("lapuvir",)
+    assert brand_base("Zechin Enteric Coated") == ("zechin",)
+    assert brand_base("Lansoprazole Stada") is None  # nothing to cut
+    assert brand_base("Oxy 10") is None  # too short to stand alone
+    assert salt_forms("acid_valproic")[:2] == [("valproat",), ("natri", "valproat")]
+    assert salt_forms("paracetamol") == []
+
+
+def test_a_name_of_a_monograph_not_loaded_stays_known_not_loaded() -> None:
+    detail = get_resolver().resolve_detail("Lapuvir uống mấy viên")
+    assert detail.drugs == () and detail.not_loaded == ("lapuvir",)
+
+
+def test_typed_diacritics_must_agree_with_the_phrase() -> None:
+    assert diacritics_agree("nhi", "nhĩ") and diacritics_agree("hoá", "hóa")
+    assert not diacritics_agree("nhĩ", "nhi") and not diacritics_agree("dạ", "da")
+    assert populations("Bệnh nhân rung nhĩ dùng warfarin") == []
+    assert populations("liều cho nhi khoa") == ["tre_em"]
+    assert routes("Thận trọng khi dùng acarbose") == []  # not "khí dung"
+    assert routes("acetylcystein khí dung liều") == ["xit_hit"]
+
+
+@pytest.mark.parametrize(
+    ("question", "population"),
+    [
+        ("sản phụ dùng amoxicilin được không", "phu_nu_mang_thai"),
+        ("thai 8 tuần uống paracetamol được không", "phu_nu_mang_thai"),
+        ("đang mang bầu dùng loratadin được ko", "phu_nu_mang_thai"),
+        ("mẹ cho bú uống ibuprofen được không", "cho_con_bu"),
+        ("đang nuôi con bú dùng cetirizin được không", "cho_con_bu"),
+        ("cháu 5 tuổi uống paracetamol bao nhiêu", "tre_em"),
+        ("bé 18 tháng dùng amoxicilin liều thế nào", "tre_em"),
+        ("BN creatinin tăng dùng vancomycin liều nào", "suy_than"),
+        ("bệnh nhân chạy thận dùng gentamicin được không", "suy_than"),
+        ("xơ gan dùng paracetamol được không", "suy_gan"),
+        ("men gan cao dùng fluconazol được không", "suy_gan"),
+    ],
+)
+def test_situations_as_wards_say_them_set_the_population(question: str, population: str) -> None:
+    assert understand(question).population == population
+
+
+def test_a_pregnancys_weeks_are_not_the_patients_age() -> None:
+    frame = understand("thai 8 tuần uống paracetamol được không")
+    assert frame.age_text is None and frame.attribute == "thoi_ky_mang_thai"
+    assert understand("mẹ cho bú uống ibuprofen được không").attribute == "thoi_ky_cho_con_bu"
+
+
+def test_an_age_maps_to_months() -> None:
+    assert age_months("18 tháng") == 18 and age_months("5 tuổi") == 60
+    assert age_months("sơ sinh") == 0 and age_months(None) is None
+
+
+def test_clinical_abbreviations_are_read_as_the_books_words() -> None:
+    assert expand_abbreviations("BN THA + ĐTĐ") == "BN tăng huyết áp + đái tháo đường"
+    assert expand_abbreviations("bn tha, dtd") == "bn tăng huyết áp, đái tháo đường"
+    assert expand_abbreviations("tiêm TM chậm") == "tiêm tĩnh mạch chậm"
+    assert expand_abbreviations("ha giá") == "ha giá"  # two letters only in capitals
+    frame = understand("Thuốc nào điều trị THA?")
+    assert frame.turn_type == "condition_to_drug" and frame.condition == "tang huyet ap"
+    assert understand("vancomycin truyền TM bao lâu").route == "tiem_tinh_mach"
+
+
+@pytest.mark.parametrize("no", ["ko", "k", "hok", "khg"])
+def test_the_ways_wards_type_khong_make_a_yes_no_question(no: str) -> None:
+    frame = understand(f"Metformin dùng cho người suy thận được {no}")
+    assert frame.turn_type == "condition_relation" and frame.drugs == ("metformin",)
