@@ -44,6 +44,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "has_contraindication": ("co chong chi dinh",),
     "currently_taking": ("dang dung", "dang uong", "dang su dung", "dang tiem", "dang dieu tri bang"),
     "continue": ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao"),
+    # What the patient has or had: a section word after it names a condition, not a section
+    # ("tiền sử phù mạch, dùng X được không?" asks about a contraindication).
+    "situation": ("tien su", "co tien su", "bi", "dang bi", "tung bi", "nguoi bi", "mac", "dang mac"),
 }
 
 _COMPILED = {

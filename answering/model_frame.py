@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from answering.cues import has
+from answering.intents import without_cue
 from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
 from answering.providers import Budget, Provider, ProviderError
@@ -164,7 +165,8 @@ def apply_surface_cues(frame: QueryFrame, question: str) -> QueryFrame:
         return as_relation(frame, "indication", frame.condition or condition_words(question, ()))
     for cue, relation in (("causes", "adverse_effect"), ("contraindicated_in", "contraindication")):
         if has(folded, cue):
-            return as_relation(frame, relation, frame.condition or condition_words(question, ()))
+            condition = frame.condition or without_cue(condition_words(question, ()), cue)
+            return as_relation(frame, relation, condition)
     if frame.drugs and has(folded, "what_effect"):
         return replace(frame, turn_type="drug_to_condition", attribute="chi_dinh")
     if (

@@ -3,7 +3,6 @@ table, population/route cues and the wording cues of `cues.py`: rules that carry
 disease knowledge."""
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -16,12 +15,20 @@ from answering.cues import (
     WEIGHT,
     YES_NO,
     age_months,
-    ends_of,
     expand_abbreviations,
     has,
 )
+from answering.intents import antidote_subject, current_medicines, situation_phrase, without_cue
 from answering.policy import resolve_subject_scope
-from corpus.text import CASE_FILLER, as_typed, folded_phrase, keep_lower
+from corpus.text import (
+    CASE_FILLER,
+    KEPT_TOGETHER,
+    as_typed,
+    folded_phrase,
+    is_filler,
+    keep_lower,
+    typed_words,
+)
 from retrieval.catalog import get_resolver
 from retrieval.frame import PatientContext, QueryFrame
 from retrieval.phrases import (
@@ -36,37 +43,37 @@ from retrieval.phrases import (
 def condition_words(
     question: str, drug_names: tuple[str, ...], *, drop_populations: bool = False
 ) -> str:
-    """The question with drug names, section phrases (and population phrases) and filler removed."""
-    folded = folded_phrase(question)
+    """The question with drug names, section phrases (and population phrases) and filler removed.
+
+    A filler word typed with other diacritics is a word of the condition ("hội chứng" keeps
+    "hội"; "xin hỏi" drops "hỏi").
+    """
+    tokens = folded_phrase(question).split()
+    typed = typed_words(question)
+    if len(typed) != len(tokens):
+        typed = tokens
+    cut = [False] * len(tokens)
     matches = section_matches(question) + (population_matches(question) if drop_populations else [])
-    for match in sorted(matches, key=lambda m: -m.start):
-        if folded[match.start : match.start + len(match.phrase)] != match.phrase:
-            continue  # overlapping a phrase already cut
-        folded = (
-            folded[: match.start]
-            + " " * len(match.phrase)
-            + folded[match.start + len(match.phrase) :]
-        )
-    folded = f" {folded} ".replace(" bat dau ", " ").replace(" dieu tri ", " ").strip()
+    for match in matches:
+        first = folded_phrase(question).count(" ", 0, match.start)
+        for k in range(first, min(first + len(match.phrase.split()), len(tokens))):
+            cut[k] = True
+    kept_pair = [False] * len(tokens)
+    for k in range(len(tokens) - 1):
+        if (tokens[k], tokens[k + 1]) in (("bat", "dau"), ("dieu", "tri")):
+            cut[k] = cut[k + 1] = True
+        if (tokens[k], tokens[k + 1]) in KEPT_TOGETHER:
+            kept_pair[k] = kept_pair[k + 1] = True
     names = {w for name in drug_names for w in folded_phrase(name).split()}
     kept = [
-        w for w in folded.split() if w not in names and w not in CASE_FILLER and not w.isdigit()
+        w
+        for w, t, gone, pair in zip(tokens, typed, cut, kept_pair, strict=True)
+        if not gone
+        and w not in names
+        and not w.isdigit()
+        and (pair or not is_filler(w, t, CASE_FILLER))
     ]
     return " ".join(kept)
-
-
-def _current_medicines(folded: str, spans: Sequence[tuple[str, str]]) -> tuple[str, ...]:
-    """Drugs named after "đang dùng/đang uống" (the patient's medicines, not the question's)."""
-    found: list[str] = []
-    for end in ends_of(folded, "currently_taking"):
-        tail = folded[end : end + 80]
-        for phrase, drug_id in spans:
-            if (
-                re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", tail)
-                and drug_id not in found
-            ):
-                found.append(drug_id)
-    return tuple(found)
 
 
 def _patient(current: tuple[str, ...], population: str | None) -> PatientContext:
@@ -164,9 +171,16 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
             if named:
                 drugs = named[:1]
                 frame = replace(frame, drugs=drugs)
+    if section in (None, "lieu_luong_va_cach_dung") and not has(folded, "together"):
+        poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
+        if poisoned is not None:
+            # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the
+            # poison's Quá liều và xử trí, so that section answers, whatever words were used.
+            drugs, section = (poisoned,), "qua_lieu_va_xu_tri"
+            frame = replace(frame, drugs=drugs, attribute=section)
     if frame.subject_scope != "human":
         return replace(frame, turn_type="out_of_scope")
-    current = _current_medicines(folded, resolution.spans)
+    current = current_medicines(folded, resolution.spans)
     if drugs and set(drugs) <= set(current) and has(folded, "which_drug_strict"):
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
         # medicines, the question is which drug treats the condition.
@@ -183,9 +197,8 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
             )
     if not drugs and has(folded, "causes"):
         # "Thuốc nào gây hội chứng Stevens-Johnson?": the foreign words name the condition.
-        return as_relation(
-            frame, "adverse_effect", condition_words(question, ()), unknown_drugs=()
-        )
+        condition = without_cue(condition_words(question, ()), "causes")
+        return as_relation(frame, "adverse_effect", condition, unknown_drugs=())
     if (
         not drugs
         and section is None
@@ -230,6 +243,9 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
         if not words_left or has(folded, "what_is"):
             return replace(frame, turn_type="drug_overview")
         return frame
+    situation = situation_phrase(question, section) if yes_no else None
+    if situation is not None:
+        return as_relation(frame, "contraindication", situation, attribute="chong_chi_dinh")
     if yes_no and section in (None, "chong_chi_dinh"):
         condition = condition_words(
             question,

@@ -113,3 +113,63 @@ SEARCH_FILLER = FILLER | frozenset("ban bao cua hoac nhi nhieu vay".split())
 CASE_FILLER = FILLER | frozenset(
     "benh bi bn chua dang de dieu dot khi ma nen nguoi nhan nhu sao tri trong uong".split()
 )
+# How the filler words are spelled, where their folded form is also a content word ("hoi" is
+# "hỏi" here, "hội" in "hội chứng"). A word typed with other diacritics is not filler.
+FILLER_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "hoi": ("hỏi",),
+    "bi": ("bị",),
+    "de": ("để",),
+    "dot": ("đợt",),
+    "ma": ("mà",),
+    "nhu": ("như",),
+    "tri": ("trị",),
+    "khi": ("khi",),
+    "dang": ("đang",),
+    "benh": ("bệnh",),
+    "nhan": ("nhân",),
+    "nguoi": ("người",),
+    "chua": ("chữa", "chưa"),
+    "the": ("thế",),
+    "thi": ("thì",),
+    "la": ("là",),
+    "va": ("và",),
+    "voi": ("với",),
+    "nen": ("nên",),
+    "dieu": ("điều",),
+    "cho": ("cho",),
+    "co": ("có",),
+    "gi": ("gì",),
+    "nao": ("nào",),
+    "sao": ("sao",),
+    "uong": ("uống",),
+    "trong": ("trong",),
+    "a": ("à", "ạ", "a"),
+    "em": ("em",),
+    "chi": ("chị",),
+}
+
+
+# Word pairs of conditions whose first or second word is also filler once folded
+# ("hoi chung" is "hội chứng", "dang thap" is "dạng thấp"): typed without diacritics, kept.
+KEPT_TOGETHER: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("hoi", "chung"),
+        ("dang", "thap"),
+        ("de", "khang"),
+        ("ma", "tuy"),
+        ("tri", "nho"),
+        ("tri", "giac"),
+        ("nhu", "cau"),
+        ("trong", "luong"),
+        ("khi", "phe"),
+        ("the", "trang"),
+    }
+)
+
+
+def is_filler(word: str, typed: str, filler: frozenset[str]) -> bool:
+    """Whether a folded word is filler, given how it was typed."""
+    if word not in filler:
+        return False
+    spellings = FILLER_SPELLINGS.get(word)
+    return spellings is None or any(diacritics_agree(typed, s) for s in spellings)

@@ -100,3 +100,40 @@ def test_clinical_abbreviations_are_read_as_the_books_words() -> None:
 def test_the_ways_wards_type_khong_make_a_yes_no_question(no: str) -> None:
     frame = understand(f"Metformin dùng cho người suy thận được {no}")
     assert frame.turn_type == "condition_relation" and frame.drugs == ("metformin",)
+
+
+@pytest.mark.parametrize(
+    ("question", "poison"),
+    [
+        ("NAC liều cho paracetamol", "paracetamol"),
+        ("acetylcystein trong ngộ độc paracetamol dùng thế nào", "paracetamol"),
+        ("glucagon cho hạ đường huyết do insulin", "insulin"),
+        ("protamin trung hòa heparin liều bao nhiêu", "heparin"),
+        ("naloxon cho morphin", "morphin_sulfat"),
+    ],
+)
+def test_an_antidote_question_is_answered_from_the_poisons_overdose_section(
+    question: str, poison: str
+) -> None:
+    frame = understand(question)
+    assert frame.drugs == (poison,) and frame.attribute == "qua_lieu_va_xu_tri"
+
+
+def test_two_drugs_with_a_combination_word_stay_an_interaction() -> None:
+    frame = understand("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?")
+    assert frame.turn_type == "interaction" and set(frame.drugs) == {"warfarin", "acid_acetylsalicylic"}
+
+
+def test_a_section_word_told_as_the_patients_history_is_a_condition() -> None:
+    frame = understand("tiền sử phù mạch dùng enalapril được không")
+    assert frame.relation == "contraindication" and frame.condition == "phu mach"
+    assert understand("Enalapril gây phù mạch xử trí thế nào").relation is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Thuốc nào gây hội chứng Stevens-Johnson?", "thuoc nao gay hoi chung stevens johnson"],
+)
+def test_which_drug_causes_searches_the_condition_without_the_cue(question: str) -> None:
+    frame = understand(question)
+    assert frame.relation == "adverse_effect" and frame.condition == "hoi chung stevens johnson"

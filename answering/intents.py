@@ -1,0 +1,65 @@
+"""The intent rules of understanding, each a named case of general shape: a condition told as
+the patient's situation, the medicines the patient already takes, the antidote whose regimen
+sits in the poison's overdose section, and the words of a cue that are not the condition."""
+
+import re
+from collections.abc import Sequence
+
+from answering.cues import CUES, ends_of, has
+from corpus.text import folded_phrase
+from retrieval.phrases import section_matches
+from retrieval.queries import find_condition_in_sections, own_names
+
+# Sections whose words are also the names of conditions a patient has (ADRs, overdose).
+_CONDITION_SECTIONS = frozenset(
+    {"tac_dung_khong_mong_muon", "huong_dan_cach_xu_tri_adr", "qua_lieu_va_xu_tri"}
+)
+
+
+def situation_phrase(question: str, section: str | None) -> str | None:
+    """The section phrase of a yes/no question that follows "tiền sử"/"bị": a condition."""
+    if section not in _CONDITION_SECTIONS:
+        return None
+    folded = folded_phrase(question)
+    for match in section_matches(question):
+        if match.key != section:
+            continue
+        before = " ".join(folded[: match.start].split()[-3:])
+        if has(before, "situation"):
+            return match.phrase
+    return None
+
+
+def without_cue(condition: str, cue: str) -> str:
+    """The condition without the words of the cue that asked for it ("gây" of "thuốc nào gây")."""
+    cue_words = {w for phrase in CUES[cue] for w in phrase.split()}
+    return " ".join(w for w in condition.split() if w not in cue_words)
+
+
+def current_medicines(folded: str, spans: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """Drugs named after "đang dùng/đang uống" (the patient's medicines, not the question's)."""
+    found: list[str] = []
+    for end in ends_of(folded, "currently_taking"):
+        tail = folded[end : end + 80]
+        for phrase, drug_id in spans:
+            if (
+                re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", tail)
+                and drug_id not in found
+            ):
+                found.append(drug_id)
+    return tuple(found)
+
+
+def antidote_subject(drugs: Sequence[str], other_names: Sequence[str]) -> str | None:
+    """The drug whose overdose section names another drug of the question most often (the
+    antidote's regimen is printed in the poison's section; "NAC cho paracetamol")."""
+    best, best_count = None, 0
+    for subject in drugs:
+        names = [n for d in drugs if d != subject for n in own_names(d)] + list(other_names)
+        count = 0
+        for name in {folded_phrase(n) for n in names if folded_phrase(n)}:
+            for hit in find_condition_in_sections(subject, name, ["qua_lieu_va_xu_tri"]):
+                count += f" {folded_phrase(hit.text)} ".count(f" {name} ")
+        if count > best_count:
+            best, best_count = subject, count
+    return best
