@@ -8,7 +8,8 @@ text as if it were an answer. The deliberate exception is the no-model mode
 (ANSWER_PROVIDER=disabled), where verbatim quotes with citations *are* the product.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 
@@ -29,6 +30,31 @@ from corpus.text import nfc
 from retrieval.evidence import Outcome
 from retrieval.frame import QueryFrame
 from retrieval.retrieve import retrieve_for_frame
+
+# Earlier questions handed to understanding: enough for a follow-up, bounded for the prompt.
+HISTORY_TURNS = 6
+
+
+def prior_frame(
+    summary: Mapping[str, Any] | None, decision: str, question: str
+) -> QueryFrame | None:
+    """The previous turn's frame as a conversation keeps it (its summary, outcome, question)."""
+    if not summary:
+        return None
+    return QueryFrame.from_summary(
+        summary, needs_clarify=decision == Outcome.CLARIFY, standalone_query=question
+    )
+
+
+def answer_in_conversation(questions: Sequence[str]) -> TurnResult:
+    """The last of `questions`, asked after the others in one conversation (as the chat page
+    asks them): each earlier answer becomes the next one's prior frame."""
+    *earlier, question = questions
+    prior: QueryFrame | None = None
+    for n, asked in enumerate(earlier):
+        result = answer_turn(asked, earlier[max(0, n - HISTORY_TURNS) : n], prior)
+        prior = prior_frame(result.frame.summary(), result.decision, asked)
+    return answer_turn(question, earlier[-HISTORY_TURNS:], prior)
 
 
 class _Configured:

@@ -6,24 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from answering.results import TurnResult
-from answering.turn import answer_turn
+from answering.turn import HISTORY_TURNS, answer_turn, prior_frame
 from chat.models import Conversation, Turn
 from chat.privacy import mask_personal_numbers
-from retrieval.evidence import Outcome
-from retrieval.frame import QueryFrame
-
-# Earlier questions handed to understanding: enough for a follow-up, bounded for the prompt.
-HISTORY_TURNS = 6
-
-
-def _prior_frame(turn: Turn | None) -> QueryFrame | None:
-    if turn is None or not turn.frame:
-        return None
-    return QueryFrame.from_summary(
-        turn.frame,
-        needs_clarify=turn.decision == Outcome.CLARIFY,
-        standalone_query=turn.question,
-    )
 
 
 def citation_records(result: TurnResult) -> list[dict[str, object]]:
@@ -51,7 +36,9 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
     earlier = list(conversation.turns.order_by("-order")[:HISTORY_TURNS])
     history = [t.question for t in reversed(earlier)]
     started = time.perf_counter()
-    result = answer_turn(masked, history, _prior_frame(earlier[0] if earlier else None))
+    last = earlier[0] if earlier else None
+    prior = prior_frame(last.frame, last.decision, last.question) if last else None
+    result = answer_turn(masked, history, prior)
     elapsed = (time.perf_counter() - started) * 1000
     payload = result.as_dict()
     with transaction.atomic():

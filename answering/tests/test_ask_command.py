@@ -81,3 +81,39 @@ def test_hostile_or_odd_input_gets_a_sane_answer(question: str) -> None:
     result = answer_turn(question, provider=None)
     assert result.decision in {"answer", "abstain", "clarify", "verify_pdf"}
     assert result.answer_text and result.disclaimer == DISCLAIMER
+
+
+def test_a_batch_line_with_history_is_answered_as_the_chat_page_answers_a_follow_up(
+    tmp_path: Path, doctor  # type: ignore[no-untyped-def]
+) -> None:
+    from chat.conversation import ask_in_conversation
+    from chat.models import Conversation
+
+    pairs = [
+        ("Liều paracetamol cho trẻ em?", "trẻ 2 - 4 tuổi"),
+        ("Liều amoxicilin cho người lớn?", "còn trẻ em thì sao?"),
+        ("Liều metformin?", "Thuốc nào gây hội chứng Stevens-Johnson?"),
+    ]
+    batch = tmp_path / "follow-ups.jsonl"
+    batch.write_text(
+        "".join(
+            json.dumps({"id": n, "question": q, "history": [h]}, ensure_ascii=False) + "\n"
+            for n, (h, q) in enumerate(pairs)
+        ),
+        encoding="utf-8",
+    )
+    out = StringIO()
+    call_command("ask", "--batch", str(batch), stdout=out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    for line, (first, second) in zip(lines, pairs, strict=True):
+        conversation = Conversation.objects.create(user=doctor)
+        ask_in_conversation(conversation, first)
+        turn = ask_in_conversation(conversation, second)
+        assert (line["decision"], line["reason"], line["frame"]) == (
+            turn.decision,
+            turn.reason,
+            turn.frame,
+        )
+        assert line["answer_text"] == turn.answer_text
+    assert lines[0]["frame"]["drugs"] == ["paracetamol"] and lines[0]["frame"]["age_text"]
+    assert lines[2]["frame"]["drugs"] != ["metformin"]

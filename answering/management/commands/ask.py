@@ -4,11 +4,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answering.turn import answer_turn
+from answering.turn import answer_in_conversation, answer_turn
 
 
 class Command(BaseCommand):
-    help = "Ask duocthu one question (--json), or a JSONL batch of {id, question} (--batch FILE)."
+    help = (
+        "Ask duocthu one question (--json), or a JSONL batch of {id, question, history?} "
+        "(--batch FILE); history is the earlier questions of the same conversation, in order."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("question", nargs="?", help="the question, in Vietnamese")
@@ -43,12 +46,14 @@ class Command(BaseCommand):
                 continue
             try:
                 row = json.loads(line)
-                question = row["question"]
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                question = str(row["question"])
+                history = [str(q) for q in row.get("history") or []]
+            except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
                 raise CommandError(
-                    f"{path}:{n}: expected an object with id and question ({exc})"
+                    f"{path}:{n}: expected an object with id, question and an optional "
+                    f"history list ({exc})"
                 ) from exc
-            result = answer_turn(str(question))
+            result = answer_in_conversation([*history, question])
             self.stdout.write(
                 json.dumps({"id": row.get("id"), **result.as_dict()}, ensure_ascii=False)
             )
