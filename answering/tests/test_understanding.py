@@ -153,3 +153,19 @@ def test_medicines_the_patient_takes_are_context_not_the_question() -> None:
         understand("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?").turn_type
         == "interaction"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "scope"),
+    [
+        ("heparin nguồn ruột lợn có dùng cho người dị ứng thịt lợn không", "human"),
+        ("điều trị sán lợn bằng albendazol liều bao nhiêu", "human"),
+        ("bé bị chó cắn tiêm gì", "human"),
+        ("bn dị ứng sữa bò dùng thuốc được không", "human"),
+        ("cho cho uong paracetamol duoc khong", "non_human"),
+        ("cho meo uong thuoc gi", "non_human"),
+        ("chó bị ghẻ dùng ivermectin được không", "non_human"),
+    ],
+)
+def test_an_animal_word_counts_only_when_the_animal_is_the_patient(question: str, scope: str) -> None:
+    assert resolve_subject_scope(question) == scope
