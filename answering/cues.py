@@ -46,7 +46,20 @@ CUES: dict[str, tuple[str, ...]] = {
     "continue": ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao"),
     # What the patient has or had: a section word after it names a condition, not a section
     # ("tiền sử phù mạch, dùng X được không?" asks about a contraindication).
-    "situation": ("tien su", "co tien su", "bi", "dang bi", "tung bi", "nguoi bi", "mac", "dang mac"),
+    "situation": (
+        "tien su",
+        "co tien su",
+        "bi",
+        "dang bi",
+        "tung bi",
+        "nguoi bi",
+        "mac",
+        "dang mac",
+        "nguoi",
+        "nguoi benh",
+        "benh nhan",
+        "bn",
+    ),
 }
 
 _COMPILED = {
