@@ -2,9 +2,9 @@
 for the asked population, route, age or weight first, and plain statements of what the book
 does not name ("không có nghĩa là an toàn")."""
 
-import re
 from collections.abc import Sequence
 
+from answering.cues import age_months
 from answering.metrics import EXTRACTIVE
 from answering.notices import not_found_blocks, safety_blocks
 from answering.results import (
@@ -19,6 +19,7 @@ from answering.results import (
 )
 from answering.understanding import condition_words
 from corpus.text import as_typed, fold, words
+from retrieval.bands import age_in_bands, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
@@ -58,29 +59,12 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
     if frame.age_text and " ".join(fold(frame.age_text).split()) in " ".join(
         fold(item.text).split()
     ):
-        score += 3
-    if frame.weight_kg is not None and _weight_in_bands(frame.weight_kg, item.text):
+        score += 4  # the age as the book prints it
+    elif frame.age_text and age_in_bands(age_months(frame.age_text), item.label + " " + item.text):
+        score += 2  # a band of the book that holds the age
+    if frame.weight_kg is not None and weight_in_bands(frame.weight_kg, item.text):
         score += 3
     return score
-
-
-_KG_RANGE = re.compile(r"(\d+(?:,\d+)?)\s*-\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
-_KG_BOUND = re.compile(r"([<>≤≥]|dưới|trên)\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
-
-
-def _weight_in_bands(weight: float, text: str) -> bool:
-    """Whether a weight band printed in the text ("10 - 50 kg", "< 10 kg") holds this weight."""
-    number = lambda s: float(s.replace(",", "."))  # noqa: E731 - reading a band, not checking a dose
-    for low, high in _KG_RANGE.findall(text):
-        if number(low) <= weight <= number(high):
-            return True
-    for sign, value in _KG_BOUND.findall(text):
-        bound = number(value)
-        if (sign in ("<", "≤", "dưới") and weight < bound) or (
-            sign in (">", "≥", "trên") and weight > bound
-        ):
-            return True
-    return False
 
 
 def _content_words(frame: QueryFrame) -> list[str]:

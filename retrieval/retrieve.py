@@ -4,9 +4,9 @@ The frame is read, never changed: what retrieval decided (the drugs a reverse lo
 the section a condition sits in, the bands to ask back with) comes back as `Retrieved.frame`.
 """
 
-import re
 from dataclasses import dataclass, field, replace
 
+from retrieval.bands import child_bands, youngest_first
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.frame import QueryFrame
 from retrieval.queries import (
@@ -18,11 +18,6 @@ from retrieval.queries import (
     own_names,
     patient_safety,
     retrieve_section,
-)
-
-_CHILD_BAND = re.compile(
-    r"(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh)\s+(?:cân nặng\s+)?(?:từ\s+|dưới\s+|trên\s+|[<>≤≥]\s*)?"
-    r"\d+(?:\s*(?:tháng|tuổi))?(?:\s*-\s*\d+)?\s*(?:tháng tuổi|tháng|tuổi|kg)"
 )
 
 
@@ -46,17 +41,6 @@ def _from_decision(
     return Retrieved(
         frame, evidence, verdict.decision, reason if answered and reason else verdict.reason
     )
-
-
-def child_bands(evidence: list[Evidence]) -> list[str]:
-    """The book's own age/weight band labels in a dosage section, in book order."""
-    bands: list[str] = []
-    for item in evidence:
-        for match in _CHILD_BAND.finditer(item.text):
-            label = re.sub(r"\s+", " ", match.group(0))
-            if label not in bands:
-                bands.append(label)
-    return bands
 
 
 def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
@@ -153,7 +137,12 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
     ):
         bands = child_bands(evidence)
         if len(bands) >= 2:
-            replies = tuple(_spread(sorted(bands, key=_band_months), 4))
+            # Offered as quick replies: the band headings of the paragraph that has the most
+            # ("Trẻ em 2 - 4 tuổi: 180 mg; …", the main dose table), else every band found.
+            per_item = [child_bands([e], headings_only=True) for e in evidence]
+            headings = max(per_item, key=len)
+            offered = headings if len(headings) >= 2 else bands
+            replies = tuple(_spread(sorted(offered, key=youngest_first), 4))
             frame = replace(
                 frame,
                 needs_clarify=True,
@@ -169,15 +158,6 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
                 clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
             )
     return _from_decision(frame, evidence)
-
-
-def _band_months(band: str) -> float:
-    """The lower bound of an age band in months, to order bands youngest first."""
-    match = re.search(r"(\d+)\s*(tháng|tuổi)?", band)
-    if match is None or "kg" in band or "Sơ sinh" in band:
-        return -1.0 if "Sơ sinh" in band else 10_000.0
-    unit = match.group(2) or ("tháng" if "tháng" in band and "tuổi" not in band else "tuổi")
-    return float(match.group(1)) * (1 if unit == "tháng" else 12)
 
 
 # Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).

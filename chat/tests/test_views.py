@@ -103,9 +103,9 @@ def test_a_clarify_card_offers_quick_replies_that_continue_the_case(
     ).content.decode()
     assert "card-clarify" in html and 'class="quick-reply"' in html
     turn = Turn.objects.get(conversation=conversation)
-    reply = next(r for r in turn.quick_replies if "2 - 4 tuổi" in r)
+    reply = next(r for r in turn.quick_replies if "tuổi" in r)
     html = _ask(client, conversation, reply, **HTMX).content.decode()
-    assert "card-answer" in html and "180 mg" in html
+    assert "card-answer" in html and f"{reply}:" in html
 
 
 def test_a_veterinary_question_gets_the_amber_abstain_card(

@@ -1,0 +1,100 @@
+"""The book's age and weight bands in a dosage text: found, read as ranges, and matched.
+
+Children's doses are printed by band ("Trẻ em 2 - 4 tuổi", "Trẻ em từ 1 tháng đến 12 tuổi",
+"trẻ tới 2 năm tuổi", "Trẻ em (dưới 50 kg)"). A child's dose question without age or weight
+is asked back with these labels; a stated age or weight selects the band that holds it.
+"""
+
+import re
+from collections.abc import Sequence
+
+from retrieval.evidence import Evidence
+
+_UNIT = r"(?:tháng tuổi|năm tuổi|ngày tuổi|tuần tuổi|tháng|tuổi|năm|ngày|tuần|kg)"
+_NUMBER = r"\d+(?:[.,]\d+)?"
+_CHILD_BAND = re.compile(
+    rf"(?:trẻ em|trẻ nhỏ|trẻ sơ sinh|trẻ|sơ sinh)[\s,(]*(?:có\s+)?(?:cân nặng\s+)?(?:từ\s+)?"
+    rf"(?:dưới|trên|tới|đến|[<>≤≥])?\s*{_NUMBER}\s*{_UNIT}?"
+    rf"(?:\s*(?:-|đến|tới)\s*{_NUMBER}\s*{_UNIT})?",
+    re.IGNORECASE,
+)
+# A band as a heading of its own dose: "Trẻ em 2 - 4 tuổi", "Sơ sinh 28 - 32 tuần".
+_BAND_HEADING = re.compile(
+    r"(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh)\s+(?:cân nặng\s+)?(?:từ\s+|dưới\s+|trên\s+|[<>≤≥]\s*)?"
+    r"\d+(?:\s*(?:tháng|tuổi))?(?:\s*-\s*\d+)?\s*(?:tháng tuổi|tháng|tuổi|kg)"
+)
+_HAS_UNIT = re.compile(rf"\d\s*{_UNIT}(?!\w)", re.IGNORECASE)
+_MONTHS = {"tháng": 1.0, "tuổi": 12.0, "năm": 12.0, "ngày": 1 / 30, "tuần": 1 / 4.3}
+_PART = re.compile(rf"({_NUMBER})\s*(tháng|tuổi|năm|ngày|tuần|kg)?", re.IGNORECASE)
+
+
+def child_bands(evidence: Sequence[Evidence], *, headings_only: bool = False) -> list[str]:
+    """The book's own age/weight band labels in a dosage section, in book order: every band
+    it mentions, or only those that head a dose of their own."""
+    bands: list[str] = []
+    pattern = _BAND_HEADING if headings_only else _CHILD_BAND
+    for item in evidence:
+        for match in pattern.finditer(item.text):
+            if not _HAS_UNIT.search(match.group(0)):
+                continue
+            label = re.sub(r"\s+", " ", re.sub(r"[(,]", " ", match.group(0))).strip()
+            if label not in bands:
+                bands.append(label)
+    return bands
+
+
+def band_months(label: str) -> tuple[float, float] | None:
+    """An age band as (from, to) months; None for a weight band or one without numbers."""
+    lowered = label.lower()
+    if "kg" in lowered:
+        return None
+    first = _PART.search(lowered)
+    if "sơ sinh" in lowered and (first is None or "tuần" in lowered):
+        return (0.0, 1.0)  # a newborn; weeks there are of gestation ("28 - 32 tuần")
+    if first is None:
+        return None
+    parts = [(float(n.replace(",", ".")), (u or "").lower()) for n, u in _PART.findall(lowered)]
+    unit = next((u for _, u in reversed(parts) if u), "tuổi")
+    values = [n * _MONTHS[u or unit] for n, u in parts]
+    before = lowered[: first.start()]
+    if re.search(r"dưới|tới|đến|<|≤", before):
+        return (0.0, values[0])
+    if re.search(r"trên|>|≥", before):
+        return (values[0], float("inf"))
+    return (values[0], values[-1])
+
+
+def youngest_first(label: str) -> float:
+    """Order for asking back: age bands by their lower bound, newborns first, weights last."""
+    months = band_months(label)
+    return months[0] if months is not None else 10_000.0
+
+
+def age_in_bands(months: float | None, text: str) -> bool:
+    """Whether an age band printed in the text holds this age."""
+    if months is None:
+        return False
+    for match in _CHILD_BAND.finditer(text):
+        band = band_months(match.group(0))
+        if band is not None and band[0] <= months <= band[1]:
+            return True
+    return False
+
+
+_KG_RANGE = re.compile(r"(\d+(?:,\d+)?)\s*-\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
+_KG_BOUND = re.compile(r"([<>≤≥]|dưới|trên)\s*(\d+(?:,\d+)?)\s*kg(?!\s*/)")
+
+
+def weight_in_bands(weight: float, text: str) -> bool:
+    """Whether a weight band printed in the text ("10 - 50 kg", "< 10 kg") holds this weight."""
+    number = lambda s: float(s.replace(",", "."))  # noqa: E731 - reading a band, not checking a dose
+    for low, high in _KG_RANGE.findall(text):
+        if number(low) <= weight <= number(high):
+            return True
+    for sign, value in _KG_BOUND.findall(text):
+        bound = number(value)
+        if (sign in ("<", "≤", "dưới") and weight < bound) or (
+            sign in (">", "≥", "trên") and weight > bound
+        ):
+            return True
+    return False
