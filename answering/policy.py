@@ -6,7 +6,8 @@ scope, never widen it. It is a coverage check, not a gate on what professionals 
 
 import re
 
-from corpus.text import folded_phrase, keep_lower
+from corpus.text import fold, folded_phrase, keep_lower
+from retrieval.phrases import compile_table, match_table
 
 # With diacritics, one animal word is enough ("Chó nhà tôi bị sốt"); folded, "cho" is also
 # "for", so without diacritics only unambiguous phrases count.
@@ -28,24 +29,30 @@ _EXACT = (
     "con vịt",
     "bò sữa",
 )
-_FOLDED = (
-    "con cho",
-    "cho nha",
-    "cho meo",
-    "con meo",
-    "meo nha",
-    "thu y",
-    "gia suc",
-    "gia cam",
-    "con heo",
-    "con lon",
-    "trau bo",
-    "con bo",
-    "ga vit",
-    "vat nuoi",
-    "thu cung",
-    "cun cung",
-    "chu cho",
+# The same without diacritics, only as phrases that cannot be read another way; where the
+# words were typed with diacritics they must agree ("còn cho con bú" is not "con chó").
+_FOLDED = compile_table(
+    {
+        "animal": (
+            "con chó",
+            "chó nhà",
+            "chó mèo",
+            "con mèo",
+            "mèo nhà",
+            "thú y",
+            "gia súc",
+            "gia cầm",
+            "con heo",
+            "con lợn",
+            "trâu bò",
+            "con bò",
+            "gà vịt",
+            "vật nuôi",
+            "thú cưng",
+            "cún cưng",
+            "chú chó",
+        )
+    }
 )
 # "cho chó uống" typed without diacritics: giving a medicine to an animal.
 _FOLDED_GIVING = re.compile(
@@ -75,6 +82,8 @@ _NOT_A_PATIENT = (
     "mỡ lợn",
     "sữa bò",
     "trứng gà",
+    "cho bú",
+    "cho con bú",
     "chó cắn",
     "mèo cào",
     "bị chó",
@@ -82,7 +91,6 @@ _NOT_A_PATIENT = (
 )
 _NOT_A_PATIENT_FOLDED = [folded_phrase(p) for p in _NOT_A_PATIENT]
 _EXACT_PATTERNS = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)") for p in _EXACT]
-_FOLDED_PATTERNS = [re.compile(rf"(?<![a-z]){re.escape(p)}(?![a-z])") for p in _FOLDED]
 
 
 def resolve_subject_scope(question: str, claimed: str = "human") -> str:
@@ -92,11 +100,12 @@ def resolve_subject_scope(question: str, claimed: str = "human") -> str:
     for phrase, plain in zip(_NOT_A_PATIENT, _NOT_A_PATIENT_FOLDED, strict=True):
         exact = exact.replace(phrase, " ")
         folded = re.sub(rf"(?<![a-z]){re.escape(plain)}(?![a-z])", " ", folded)
+        question = re.sub(re.escape(phrase), " ", question, flags=re.IGNORECASE)
     scanned = (
         "non_human"
         if any(p.search(exact) for p in _EXACT_PATTERNS)
-        or any(p.search(folded) for p in _FOLDED_PATTERNS)
-        or _FOLDED_GIVING.search(folded)
+        or match_table(question, _FOLDED)
+        or (_FOLDED_GIVING.search(folded) and question == fold(question))
         else "human"
     )
     if claimed == "non_human" or scanned == "non_human":

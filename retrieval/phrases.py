@@ -237,7 +237,11 @@ class PhraseMatch:
     start: int
 
 
-def _compile(table: dict[str, tuple[str, ...]]) -> list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]:
+Table = list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]
+
+
+def compile_table(table: dict[str, tuple[str, ...]]) -> Table:
+    """A phrase table ready for `match_table`: longest phrases first."""
     entries = [(folded_phrase(p), key, p) for key, phrases in table.items() for p in phrases]
     entries.sort(key=lambda e: (-len(e[0]), e[0]))
     return [
@@ -246,13 +250,13 @@ def _compile(table: dict[str, tuple[str, ...]]) -> list[tuple[re.Pattern[str], s
     ]
 
 
-_SECTIONS = _compile(SECTION_PHRASES)
+_SECTIONS = compile_table(SECTION_PHRASES)
 # Phrases that hold a population word but name something else claim their span first.
-_POPULATIONS = _compile({**POPULATION_PHRASES, NOT_A_POPULATION[0]: NOT_A_POPULATION[1]})
-_ROUTES = _compile(ROUTE_PHRASES)
+_POPULATIONS = compile_table({**POPULATION_PHRASES, NOT_A_POPULATION[0]: NOT_A_POPULATION[1]})
+_ROUTES = compile_table(ROUTE_PHRASES)
 
 
-def _matches(text: str, table: list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]) -> list[PhraseMatch]:
+def match_table(text: str, table: Table) -> list[PhraseMatch]:
     """Longest phrases first; a shorter phrase inside an already-matched span is ignored.
 
     Matched on folded text; where the question was typed with diacritics, they must agree
@@ -278,7 +282,7 @@ def _matches(text: str, table: list[tuple[re.Pattern[str], str, str, tuple[str, 
 
 
 def section_matches(text: str) -> list[PhraseMatch]:
-    return _matches(text, _SECTIONS)
+    return match_table(text, _SECTIONS)
 
 
 def route_section(text: str) -> str | None:
@@ -296,13 +300,11 @@ def route_section(text: str) -> str | None:
 
 
 def population_matches(text: str) -> list[PhraseMatch]:
-    return [m for m in _matches(text, _POPULATIONS) if m.key != NOT_A_POPULATION[0]]
+    return [m for m in match_table(text, _POPULATIONS) if m.key != NOT_A_POPULATION[0]]
 
 
-def _keys_in_order(
-    text: str, table: list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]
-) -> list[str]:
-    found = sorted(_matches(text, table), key=lambda m: m.start)
+def _keys_in_order(text: str, table: Table) -> list[str]:
+    found = sorted(match_table(text, table), key=lambda m: m.start)
     return list(dict.fromkeys(m.key for m in found))
 
 
