@@ -101,6 +101,7 @@ def resolve_subject_scope(question: str, claimed: str = "human") -> str:
         exact = exact.replace(phrase, " ")
         folded = re.sub(rf"(?<![a-z]){re.escape(plain)}(?![a-z])", " ", folded)
         question = re.sub(re.escape(phrase), " ", question, flags=re.IGNORECASE)
+        question = re.sub(rf"(?<!\w){re.escape(plain)}(?!\w)", " ", question, flags=re.IGNORECASE)
     scanned = (
         "non_human"
         if any(p.search(exact) for p in _EXACT_PATTERNS)
