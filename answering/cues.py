@@ -106,17 +106,35 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "GERD": "trào ngược dạ dày thực quản",
 }
 _ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
+# (stamp of the pharmacists' table, the merged table); rebuilt when the stamp changes.
+_merged: tuple[str, dict[str, str]] | None = None
+
+
+def abbreviations() -> dict[str, str]:
+    """The table above with the abbreviations pharmacists added in the admin (theirs win)."""
+    from django.db.models import Count, Max
+
+    from corpus.models import Abbreviation
+
+    global _merged
+    seen = Abbreviation.objects.aggregate(n=Count("id"), at=Max("updated_at"))
+    stamp = f"{seen['n']}:{seen['at']}"
+    if _merged is None or _merged[0] != stamp:
+        added = {fold(a.short).upper(): a.expansion for a in Abbreviation.objects.all()}
+        _merged = (stamp, {**_ABBREVIATION_KEYS, **added})
+    return _merged[1]
 
 
 def expand_abbreviations(text: str) -> str:
     """The question with each clinical abbreviation written out as the book writes it."""
+    table = abbreviations()
 
     def expand(match: re.Match[str]) -> str:
         word = match.group(0)
         key = fold(word).upper()
-        if key not in _ABBREVIATION_KEYS or (len(key) < 3 and not word.isupper()):
+        if key not in table or (len(key) < 3 and not word.isupper()):
             return word
-        return _ABBREVIATION_KEYS[key]
+        return table[key]
 
     return re.sub(r"\w+", expand, text)
 

@@ -13,6 +13,7 @@ from django.urls import URLPattern, path, reverse
 from corpus.jobs import enqueue_embedding
 from corpus.models import (
     REVIEWER_GROUP,
+    Abbreviation,
     Alias,
     BookIndexEntry,
     Chunk,
@@ -125,6 +126,12 @@ class AliasAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     list_select_related = ("drug",)
     search_fields = ("name", "folded", "drug__drug_id")
+
+
+@admin.register(Abbreviation)
+class AbbreviationAdmin(admin.ModelAdmin):
+    list_display = ("short", "expansion", "note", "updated_at")
+    search_fields = ("short", "expansion")
 
 
 @admin.register(BookIndexEntry)

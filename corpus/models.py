@@ -72,6 +72,25 @@ class Alias(models.Model):
         return self.name
 
 
+class Abbreviation(models.Model):
+    """A ward abbreviation a pharmacist added, with the words the book prints ("THA" →
+    "tăng huyết áp"); understanding reads the question with it written out. Ingest never
+    touches these rows."""
+
+    short = models.CharField("viết tắt", max_length=20, unique=True)
+    expansion = models.CharField("đầy đủ (như sách viết)", max_length=200)
+    note = models.CharField("ghi chú", max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["short"]
+        verbose_name = "viết tắt lâm sàng"
+        verbose_name_plural = "viết tắt lâm sàng"
+
+    def __str__(self) -> str:
+        return f"{self.short} → {self.expansion}"
+
+
 class BookIndexEntry(models.Model):
     """A row of the book's brand index or trade-name pages, for the whole book.
 

@@ -137,3 +137,17 @@ def test_a_section_word_told_as_the_patients_history_is_a_condition() -> None:
 def test_which_drug_causes_searches_the_condition_without_the_cue(question: str) -> None:
     frame = understand(question)
     assert frame.relation == "adverse_effect" and frame.condition == "hoi chung stevens johnson"
+
+
+def test_an_abbreviation_a_pharmacist_adds_is_read_and_survives_reingest(
+    small_corpus,  # type: ignore[no-untyped-def]
+) -> None:
+    from corpus.ingest import ingest_formulary
+    from corpus.models import Abbreviation
+
+    assert understand("Thuốc nào điều trị VKDT?").condition == "vkdt"
+    Abbreviation.objects.create(short="VKDT", expansion="viêm khớp dạng thấp")
+    ingest_formulary(small_corpus())
+    assert Abbreviation.objects.filter(short="VKDT").exists()
+    frame = understand("Thuốc nào điều trị VKDT?")
+    assert frame.turn_type == "condition_to_drug" and frame.condition == "viem khop dang thap"
