@@ -37,6 +37,7 @@ CUES: dict[str, tuple[str, ...]] = {
     ),
     "what_effect": ("co tac dung gi",),
     "what_is": ("la thuoc gi", "la gi", "thuoc gi"),
+    "what_is_strict": ("la thuoc gi", "la gi", "la thuoc nao", "thuoc gi vay"),
     "compare": ("so sanh", "khac nhau", "khac gi", "giong nhau"),
     "together": ("them", "cung", "chung", "phoi hop", "ket hop", "tuong tac", "nguy co"),
     "causes": ("thuoc nao gay", "thuoc gi gay", "thuoc nao lam"),

@@ -146,7 +146,7 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
     months = age_months(age.group(0) if age else None)
     if population is None and months is not None and months < ADULT_MONTHS:
         population = "tre_em"
-    if section is None and population in POPULATION_SECTIONS:
+    if section is None and population in POPULATION_SECTIONS and drugs:
         section = POPULATION_SECTIONS[population]
     frame = QueryFrame(
         turn_type="drug_attribute",
@@ -201,14 +201,15 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
         return as_relation(frame, "adverse_effect", condition, unknown_drugs=())
     if (
         not drugs
-        and section is None
+        and section in (None, *POPULATION_SECTIONS.values())
         and has(folded, "which_drug_strict")
-        and not has(folded, "what_is")
+        and not has(folded, "what_is_strict")
     ):
-        # "Có thuốc nào trị nấm candida không?": the foreign word names the condition.
+        # "Có thuốc nào trị nấm candida không?": the foreign word names the condition. A
+        # pregnancy or breast-feeding said with it is the patient's, for the safety lines.
         reverse = _condition_to_drug(frame, question)
         if reverse is not None:
-            return reverse
+            return replace(reverse, patient=_patient((), frame.population))
     if not drugs and not unknown and section is None:
         if has(folded, "which_drug", "treat"):
             reverse = _condition_to_drug(frame, question)
