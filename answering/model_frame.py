@@ -12,7 +12,13 @@ from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
 from answering.providers import Budget, Provider, ProviderError
 from answering.schemas import FrameOut, PatientOut, parse_output
-from answering.understanding import as_relation, condition_words, merge_with_prior, understand
+from answering.understanding import (
+    as_relation,
+    condition_words,
+    merge_with_prior,
+    recorded,
+    understand,
+)
 from corpus.sections import SECTION_KEYS
 from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
@@ -33,7 +39,7 @@ def understand_turn(
 ) -> QueryFrame:
     """The frame of one turn: deterministic without a model, one bounded call with one."""
     if provider is None:
-        return merge_with_prior(understand(question, claimed_scope), prior, question)
+        return recorded(merge_with_prior(understand(question, claimed_scope), prior, question))
     budget = budget or Budget(30)
     resolver = get_resolver()
     exact: list[str] = []
@@ -66,7 +72,7 @@ def understand_turn(
             standalone_query=question,
         )
     frame = _only_exact(frame_from_model(raw, candidates, question, claimed_scope), exact, question)
-    return merge_with_prior(apply_surface_cues(frame, question), prior, question)
+    return recorded(merge_with_prior(apply_surface_cues(frame, question), prior, question))
 
 
 def _only_exact(frame: QueryFrame, exact: Sequence[str], question: str) -> QueryFrame:

@@ -119,7 +119,21 @@ ADULT_MONTHS = 18 * 12
 
 
 def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
-    """The deterministic frame of one turn."""
+    """The deterministic frame of one turn, with what it found recorded on it."""
+    return recorded(_understand(question, claimed_scope))
+
+
+def recorded(frame: QueryFrame) -> QueryFrame:
+    """The frame with its situation in the user's words and its age in months."""
+    typed = frame.standalone_query or ""
+    return replace(
+        frame,
+        situation=as_typed(typed, frame.condition) if frame.condition else None,
+        age_months=age_months(frame.age_text),
+    )
+
+
+def _understand(question: str, claimed_scope: str) -> QueryFrame:
     resolution = get_resolver().resolve_detail(question)
     question = expand_abbreviations(question)  # "THA" is searched as the book's "tăng huyết áp"
     folded = folded_phrase(question)

@@ -66,6 +66,10 @@ class QueryFrame:
     # Unknown names close to loaded ones: (as typed, ((loaded name, drug id), …)); offered
     # back as "did you mean", never answered.
     did_you_mean: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # What understanding found, for retrieval to search by: the situation in the user's
+    # words ("viêm khớp dạng thấp", not the folded "viem khop dang thap") and the age in months.
+    situation: str | None = None
+    age_months: float | None = None
 
     def summary(self) -> dict[str, object]:
         """The fields shown in a result line and stored with a turn."""
@@ -77,7 +81,9 @@ class QueryFrame:
             "population": self.population,
             "weight_kg": self.weight_kg,
             "age_text": self.age_text,
+            "age_months": self.age_months,
             "condition": self.condition,
+            "situation": self.situation,
             "relation": self.relation,
             "route": self.route,
             "needs_clarify": self.needs_clarify,
