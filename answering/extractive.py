@@ -144,8 +144,11 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     if retrieved.reason == "condition_not_named_in_book" and frame.condition:
         # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
         absent = (
-            f"Dược thư không nêu «{as_typed(frame.standalone_query or '', frame.condition)}» trong mục Chống chỉ định hay Thận trọng của thuốc "
-            "này; điều đó không có nghĩa là dùng được an toàn. Toàn văn mục được trích bên dưới."
+            f"Dược thư không nêu «{frame.situation or as_typed(frame.standalone_query or '', frame.condition)}» trong chuyên luận "
+            "của thuốc này (đã tra Chống chỉ định, Thận trọng, Thời kỳ mang thai, cho con bú, "
+            "Liều lượng, Tương tác, Tương kỵ, Bảo quản, Quá liều, Tác dụng không mong muốn); "
+            "điều đó không có nghĩa là dùng được an toàn. Toàn văn mục Chống chỉ định được trích "
+            "bên dưới."
         )
         first = citations[0] if citations else None
         blocks.insert(

@@ -19,6 +19,22 @@ from retrieval.queries import (
     patient_safety,
     retrieve_section,
 )
+from retrieval.situations import POPULATION_TERMS
+
+# Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
+# the Ringer-lactate/calcium warning sits in Liều lượng, alcohol in Tương tác thuốc.
+SITUATION_SECTIONS = (
+    "chong_chi_dinh",
+    "than_trong",
+    "thoi_ky_mang_thai",
+    "thoi_ky_cho_con_bu",
+    "lieu_luong_va_cach_dung",
+    "tuong_tac_thuoc",
+    "tuong_ky",
+    "do_on_dinh_va_bao_quan",
+    "qua_lieu_va_xu_tri",
+    "tac_dung_khong_mong_muon",
+)
 
 
 @dataclass
@@ -103,8 +119,9 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
 
     if frame.turn_type == "condition_relation" and frame.condition:
         drug_id = frame.drugs[0]
-        for phrase in _sub_phrases(frame.condition):
-            hits = find_condition_in_sections(drug_id, phrase, ["chong_chi_dinh", "than_trong"])
+        terms = POPULATION_TERMS.get(frame.population or "", ())
+        for phrase in dict.fromkeys([*_sub_phrases(frame.condition), *terms]):
+            hits = find_condition_in_sections(drug_id, phrase, SITUATION_SECTIONS)
             if hits:
                 return _from_decision(replace(frame, attribute=hits[0].section_key), hits)
         frame = replace(frame, attribute=frame.attribute or "chong_chi_dinh")

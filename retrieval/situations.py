@@ -109,3 +109,13 @@ ROUTE_PHRASES: dict[str, tuple[str, ...]] = {
     "nho_mat": ("nhỏ mắt",),
     "boi_ngoai_da": ("bôi", "dùng ngoài"),
 }
+
+# The book's own words for a population's situation, searched after the question's words when
+# those name nothing ("bệnh nhân suy thận dùng X được không" finds "ClCr" or "suy thận").
+POPULATION_TERMS: dict[str, tuple[str, ...]] = {
+    "suy_than": ("clcr", "suy thận", "thanh thải creatinin", "lọc máu"),
+    "suy_gan": ("suy gan", "bệnh gan", "xơ gan"),
+    "phu_nu_mang_thai": ("người mang thai", "phụ nữ mang thai", "mang thai", "có thai"),
+    "cho_con_bu": ("cho con bú",),
+    "nguoi_cao_tuoi": ("người cao tuổi",),
+}

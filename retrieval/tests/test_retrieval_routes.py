@@ -105,3 +105,18 @@ def test_decide_abstains_without_evidence_or_provenance_and_flags_quarantine() -
     )
     no_pages = [prose[0].__class__(**{**prose[0].__dict__, "page_start": None})]
     assert decide(no_pages).reason == "missing_provenance"
+
+
+def test_a_situation_is_searched_in_every_clinical_section_contraindications_first() -> None:
+    from answering.understanding import understand
+    from retrieval.retrieve import SITUATION_SECTIONS, retrieve_for_frame
+
+    assert SITUATION_SECTIONS[:2] == ("chong_chi_dinh", "than_trong")
+    question = "bệnh nhân suy thận dùng vancomycin được không"
+    retrieved = retrieve_for_frame(understand(question), question)
+    assert retrieved.reason != "condition_not_named_in_book"
+    assert retrieved.frame.attribute in SITUATION_SECTIONS
+    assert all(e.section_key in SITUATION_SECTIONS for e in retrieved.evidence)
+    assert any(
+        term in e.text.lower() for e in retrieved.evidence for term in ("clcr", "suy thận", "thận")
+    )
