@@ -5,11 +5,13 @@ does not name ("không có nghĩa là an toàn")."""
 from collections.abc import Sequence
 
 from answering.cues import age_months
+from answering.grounding import sentences
 from answering.metrics import EXTRACTIVE
 from answering.notices import not_found_blocks, safety_blocks
 from answering.results import (
     AnswerBlock,
     BlockKind,
+    Citation,
     TurnResult,
     citations_for,
     did_you_mean,
@@ -23,7 +25,7 @@ from retrieval.bands import age_in_bands, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
-from retrieval.retrieve import Retrieved
+from retrieval.retrieve import SITUATION_SECTIONS, Retrieved
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
     "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
@@ -83,6 +85,41 @@ def _content_score(item: Evidence, content: Sequence[str]) -> int:
     return 3 * pairs + (singles if singles * 2 >= len(set(content)) else 0)
 
 
+# The lead of a situation answer: at most this many of the book's sentences naming it.
+LEAD_SENTENCES = 3
+
+
+def _lead_sentences(
+    frame: QueryFrame, citations: Sequence[Citation]
+) -> list[tuple[str, Citation]]:
+    """The sentences of the cited prose that name the situation, contraindications first: the
+    sentence that answers, before the paragraphs it sits in. Tables are never cut."""
+    if frame.turn_type != "condition_relation" or not frame.condition:
+        return []
+    phrases = [p for p in _condition_phrases(frame.condition)]
+    lead: list[tuple[str, Citation]] = []
+    for c in citations:
+        if c.quarantined or c.text.lstrip().startswith("|"):
+            continue
+        for sentence in sentences(c.text):
+            folded = f" {' '.join(words(sentence))} "
+            if any(f" {p} " in folded for p in phrases):
+                lead.append((sentence, c))
+                break  # one sentence a paragraph; the paragraph itself follows
+    order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
+    lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))  # contraindications first
+    return lead[:LEAD_SENTENCES]
+
+
+def _condition_phrases(condition: str) -> list[str]:
+    """The condition, then its sub-phrases of two words or more, longest first."""
+    tokens = condition.split()
+    found = [
+        " ".join(tokens[i : i + n]) for n in range(len(tokens), 1, -1) for i in range(len(tokens) - n + 1)
+    ]
+    return found or tokens
+
+
 def extractive_answer(retrieved: Retrieved) -> TurnResult:
     """Verbatim quotes with citations, the most relevant paragraphs first."""
     frame = retrieved.frame
@@ -117,6 +154,22 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             )
         )
         lines.append(f"{c.text} [{c.index}]")
+    lead = _lead_sentences(frame, shown) if retrieved.reason != "condition_not_named_in_book" else []
+    if lead:
+        # The answering sentences first; the paragraphs they come from one click away.
+        for block in blocks:
+            block.collapsed = True
+        blocks.insert(
+            0,
+            AnswerBlock(
+                f"{lead[0][1].drug_name} · nêu trong sách",
+                kind_of(lead[0][1].section_key),
+                lead[0][1].section_key,
+                lead[0][1].drug_id,
+                [(f"{c.section_title}: {text}", [c.index]) for text, c in lead],
+            ),
+        )
+        lines = [f"{c.section_title}: {text} [{c.index}]" for text, c in lead] + lines
     if flagged:
         blocks.append(notice_block(flagged))
         lines.append(notice_text(flagged))

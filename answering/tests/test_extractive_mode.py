@@ -186,3 +186,15 @@ def test_a_breastfeeding_patient_gets_the_breastfeeding_facet_from_the_book() ->
             assert {result.citations[i - 1].section_key for i in cited} == {"thoi_ky_cho_con_bu"}
         else:
             assert "không có nghĩa là an toàn" in text
+
+
+def test_a_situation_answer_leads_with_the_sentences_that_name_it_contraindications_first() -> None:
+    result = ask("tiền sử phù mạch dùng enalapril được không")
+    lead = result.blocks[0]
+    assert not lead.collapsed and all(b.collapsed for b in result.blocks[1:] if b.kind != "notice")
+    texts = [text for text, _ in lead.claims]
+    assert texts[0].startswith("Chống chỉ định:") and "phù mạch" in texts[0].lower()
+    for text, cited in lead.claims:
+        sentence = text.split(": ", 1)[1]
+        assert sentence in result.citations[cited[0] - 1].text  # verbatim from its paragraph
+    assert result.answer_text.startswith("Chống chỉ định:")
