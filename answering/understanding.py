@@ -15,7 +15,7 @@ from answering.cues import (
     WEIGHT,
     YES_NO,
     age_months,
-    expand_abbreviations,
+    book_words,
     has,
 )
 from answering.intents import antidote_subject, current_medicines, situation_phrase, without_cue
@@ -135,7 +135,7 @@ def recorded(frame: QueryFrame) -> QueryFrame:
 
 def _understand(question: str, claimed_scope: str) -> QueryFrame:
     resolution = get_resolver().resolve_detail(question)
-    question = expand_abbreviations(question)  # "THA" is searched as the book's "tăng huyết áp"
+    question = book_words(question)  # "THA", "cao huyết áp" are searched as "tăng huyết áp"
     folded = folded_phrase(question)
     drugs = resolution.drugs
     unknown = tuple(dict.fromkeys(resolution.not_loaded + resolution.unknown))

@@ -151,3 +151,17 @@ def test_an_abbreviation_a_pharmacist_adds_is_read_and_survives_reingest(
     assert Abbreviation.objects.filter(short="VKDT").exists()
     frame = understand("Thuốc nào điều trị VKDT?")
     assert frame.turn_type == "condition_to_drug" and frame.condition == "viem khop dang thap"
+
+
+@pytest.mark.parametrize(
+    ("question", "condition"),
+    [
+        ("thuốc nào điều trị tiểu đường", "dai thao duong"),
+        ("Thuốc nào trị cao huyết áp?", "tang huyet ap"),
+        ("thuoc nao gay ha duong huyet", "ha glucose huyet"),
+        ("bệnh nhân gout dùng thuốc gì", "gut"),
+    ],
+)
+def test_lay_words_are_searched_as_the_book_prints_them(question: str, condition: str) -> None:
+    frame = understand(question)
+    assert frame.condition == condition and frame.drugs == ()
