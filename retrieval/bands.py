@@ -70,6 +70,11 @@ def youngest_first(label: str) -> float:
     return months[0] if months is not None else 10_000.0
 
 
+def band_holds(label: str, months: float) -> bool:
+    band = band_months(label)
+    return band is not None and band[0] <= months <= band[1]
+
+
 def age_in_bands(months: float | None, text: str) -> bool:
     """Whether an age band printed in the text holds this age."""
     if months is None:

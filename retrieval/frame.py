@@ -70,6 +70,7 @@ class QueryFrame:
     # words ("viêm khớp dạng thấp", not the folded "viem khop dang thap") and the age in months.
     situation: str | None = None
     age_months: float | None = None
+    age_band: str | None = None  # the book's band that holds the age, as retrieval found it
 
     def summary(self) -> dict[str, object]:
         """The fields shown in a result line and stored with a turn."""
@@ -82,6 +83,7 @@ class QueryFrame:
             "weight_kg": self.weight_kg,
             "age_text": self.age_text,
             "age_months": self.age_months,
+            "age_band": self.age_band,
             "condition": self.condition,
             "situation": self.situation,
             "relation": self.relation,

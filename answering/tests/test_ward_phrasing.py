@@ -165,3 +165,13 @@ def test_an_abbreviation_a_pharmacist_adds_is_read_and_survives_reingest(
 def test_lay_words_are_searched_as_the_book_prints_them(question: str, condition: str) -> None:
     frame = understand(question)
     assert frame.condition == condition and frame.drugs == ()
+
+
+def test_the_frame_records_the_books_band_that_holds_the_age() -> None:
+    from answering.turn import answer_turn
+
+    printed = answer_turn("Liều paracetamol đường uống cho trẻ 2 - 4 tuổi là bao nhiêu?", provider=None)
+    assert printed.frame.age_band == "Trẻ em 2 - 4 tuổi"
+    held = answer_turn("bé 18 tháng dùng paracetamol liều", provider=None)
+    assert held.frame.age_months == 18 and held.frame.age_band == "Trẻ em 6 tháng - 2 tuổi"
+    assert held.as_dict()["frame"]["age_band"] == "Trẻ em 6 tháng - 2 tuổi"
