@@ -174,4 +174,4 @@ def test_the_frame_records_the_books_band_that_holds_the_age() -> None:
     assert printed.frame.age_band == "Trẻ em 2 - 4 tuổi"
     held = answer_turn("bé 18 tháng dùng paracetamol liều", provider=None)
     assert held.frame.age_months == 18 and held.frame.age_band == "Trẻ em 6 tháng - 2 tuổi"
-    assert held.as_dict()["frame"]["age_band"] == "Trẻ em 6 tháng - 2 tuổi"
+    assert held.frame.summary()["age_band"] == "Trẻ em 6 tháng - 2 tuổi"
