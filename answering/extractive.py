@@ -51,11 +51,16 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
     """How well a dosage chunk matches the question's population, route and age band."""
     haystack = (item.label + " " + item.text[:160]).lower()
     score = 0
-    if frame.population:
-        score += 2 * any(
-            p in item.label.lower() for p in _POPULATION_LABELS.get(frame.population, ())
-        )
-        score += any(p in haystack for p in _POPULATION_LABELS.get(frame.population, ()))
+    # A dose asked with no population is an adult's (the book's default reader).
+    population = frame.population or (
+        "nguoi_lon" if frame.attribute == "lieu_luong_va_cach_dung" else None
+    )
+    if population:
+        labels = _POPULATION_LABELS.get(population, ())
+        score += 2 * any(p in item.label.lower() for p in labels)
+        # In a dose section only a paragraph's heading counts; elsewhere a mention anywhere.
+        where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else item.text.lower()
+        score += any(p in where for p in labels)
     if frame.route:
         score += any(r in haystack for r in _ROUTE_LABELS.get(frame.route, ()))
     if frame.age_text and " ".join(fold(frame.age_text).split()) in " ".join(
@@ -85,27 +90,38 @@ def _content_score(item: Evidence, content: Sequence[str]) -> int:
     return 3 * pairs + (singles if singles * 2 >= len(set(content)) else 0)
 
 
-# The lead of a situation answer: at most this many of the book's sentences naming it.
+# What an answer shows before anything is expanded, when no paragraph stands out (issue 11:
+# the median answer was 1.6k characters, one in ten over 10k).
+VISIBLE_BUDGET = 1200
+# The lead of a situation answer: at most this many of the book's sentences naming it; of a
+# which-drug answer, one line for each drug found (retrieval returns at most eight).
 LEAD_SENTENCES = 3
+LIST_LINES = 8
 
 
 def _lead_sentences(
     frame: QueryFrame, citations: Sequence[Citation]
 ) -> list[tuple[str, Citation]]:
-    """The sentences of the cited prose that name the situation, contraindications first: the
-    sentence that answers, before the paragraphs it sits in. Tables are never cut."""
-    if frame.turn_type != "condition_relation" or not frame.condition:
+    """The sentences of the cited prose that name the situation: the sentence that answers,
+    before the paragraphs it sits in. For a situation, contraindications first; for "which
+    drug treats …", one line per drug in the order found. Tables are never cut."""
+    listing = frame.turn_type == "condition_to_drug"
+    if frame.turn_type not in ("condition_relation", "condition_to_drug") or not frame.condition:
         return []
-    phrases = [p for p in _condition_phrases(frame.condition)]
+    phrases = _condition_phrases(frame.condition)
     lead: list[tuple[str, Citation]] = []
     for c in citations:
         if c.quarantined or c.text.lstrip().startswith("|"):
+            continue
+        if listing and any(d.drug_id == c.drug_id for _, d in lead):
             continue
         for sentence in sentences(c.text):
             folded = f" {' '.join(words(sentence))} "
             if any(f" {p} " in folded for p in phrases):
                 lead.append((sentence, c))
                 break  # one sentence a paragraph; the paragraph itself follows
+    if listing:
+        return lead[:LIST_LINES]
     order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
     lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))  # contraindications first
     return lead[:LEAD_SENTENCES]
@@ -125,7 +141,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     frame = retrieved.frame
     evidence = list(retrieved.evidence)
     focused: list[Evidence] = []
-    if len(evidence) > 2 and frame.turn_type not in ("drug_overview", "condition_to_drug"):
+    if len(evidence) >= 2 and frame.turn_type not in ("drug_overview", "condition_to_drug"):
         content = _content_words(frame)
         scores = {
             e.chunk_id: 10 * _label_score(e, frame) + _content_score(e, content) for e in evidence
@@ -140,8 +156,19 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     flagged = [c for c in citations if c.quarantined]
     blocks: list[AnswerBlock] = []
     lines: list[str] = []
+    visible = 0
+    in_view = {e.chunk_id for e in focused} & {c.chunk_id for c in shown}
     for c in shown:
-        collapsed = bool(focused) and c.chunk_id not in {e.chunk_id for e in focused}
+        # The paragraphs that fit the question (or, when none stands out, the first ones in book
+        # order) up to the budget; the rest one click away. The whole section is still quoted.
+        # (A focus on a paragraph held for review only is no focus for what is shown.)
+        relevant = not in_view or c.chunk_id in in_view
+        # The paragraphs that fit the question stay in view, and each drug's passage of an
+        # interaction; when none stands out, the first paragraph and the next while they fit.
+        fits = visible == 0 or visible + len(c.text) <= VISIBLE_BUDGET
+        collapsed = not relevant or not (fits or bool(in_view) or frame.turn_type == "interaction")
+        if not collapsed:
+            visible += len(c.text)
         title = f"{c.drug_name} · {c.section_title}" + (f" · {c.label}" if c.label else "")
         blocks.append(
             AnswerBlock(
@@ -159,17 +186,19 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         # The answering sentences first; the paragraphs they come from one click away.
         for block in blocks:
             block.collapsed = True
+        listing = frame.turn_type == "condition_to_drug"
+        labelled = [(f"{c.drug_name if listing else c.section_title}: {text}", c) for text, c in lead]
         blocks.insert(
             0,
             AnswerBlock(
-                f"{lead[0][1].drug_name} · nêu trong sách",
+                "Các thuốc Dược thư ghi chỉ định" if listing else f"{lead[0][1].drug_name} · nêu trong sách",
                 kind_of(lead[0][1].section_key),
                 lead[0][1].section_key,
                 lead[0][1].drug_id,
-                [(f"{c.section_title}: {text}", [c.index]) for text, c in lead],
+                [(text, [c.index]) for text, c in labelled],
             ),
         )
-        lines = [f"{c.section_title}: {text} [{c.index}]" for text, c in lead] + lines
+        lines = [f"{text} [{c.index}]" for text, c in labelled] + lines
     if flagged:
         blocks.append(notice_block(flagged))
         lines.append(notice_text(flagged))

@@ -198,3 +198,25 @@ def test_a_situation_answer_leads_with_the_sentences_that_name_it_contraindicati
         sentence = text.split(": ", 1)[1]
         assert sentence in result.citations[cited[0] - 1].text  # verbatim from its paragraph
     assert result.answer_text.startswith("Chống chỉ định:")
+
+
+def test_what_an_answer_shows_before_expanding_is_bounded_and_leads_with_the_fit() -> None:
+    from answering.extractive import VISIBLE_BUDGET
+
+    questions = [
+        "Tác dụng không mong muốn của amiodaron?",
+        "Dược lý của warfarin",
+        "Liều metronidazol?",
+        "Dùng digoxin cho người cao tuổi cần lưu ý gì?",
+    ]
+    for question in questions:
+        result = ask(question)
+        shown = [b for b in result.blocks if not b.collapsed]
+        first = sum(len(t) for t, _ in shown[0].claims)
+        visible = sum(len(t) for b in shown for t, _ in b.claims)
+        assert shown and (visible <= VISIBLE_BUDGET or len(shown) == 1 or first > VISIBLE_BUDGET / 2)
+        quoted = " ".join(c.text for c in result.citations)
+        assert all(t in quoted or b.kind == "notice" for b in result.blocks for t, _ in b.claims)
+    digoxin = ask("Dùng digoxin cho người cao tuổi cần lưu ý gì?")
+    shown_text = " ".join(t for b in digoxin.blocks if not b.collapsed for t, _ in b.claims)
+    assert "người cao tuổi" in shown_text.lower()
