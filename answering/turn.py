@@ -26,7 +26,7 @@ from answering.results import (
     abstain,
     quarantine_notice,
 )
-from corpus.text import nfc
+from corpus.text import clean_input
 from retrieval.evidence import Outcome
 from retrieval.frame import QueryFrame
 from retrieval.retrieve import retrieve_for_frame
@@ -88,7 +88,7 @@ def _answer(
     claimed_scope: str,
 ) -> TurnResult:
     chosen = get_provider() if isinstance(provider, _Configured) else provider
-    question = nfc(question or "").strip()
+    question = clean_input(question or "").strip()
     if not question:
         return abstain(QueryFrame(turn_type="out_of_scope"), "empty_question")
     if len(question) > MAX_QUESTION_CHARS:

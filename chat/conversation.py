@@ -9,6 +9,7 @@ from answering.results import TurnResult
 from answering.turn import HISTORY_TURNS, answer_turn, prior_frame
 from chat.models import Conversation, Turn
 from chat.privacy import mask_personal_numbers
+from corpus.text import clean_input
 
 
 def citation_records(result: TurnResult) -> list[dict[str, object]]:
@@ -32,7 +33,7 @@ def citation_records(result: TurnResult) -> list[dict[str, object]]:
 
 
 def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
-    masked = mask_personal_numbers(question or "")
+    masked = mask_personal_numbers(clean_input(question or ""))
     earlier = list(conversation.turns.order_by("-order")[:HISTORY_TURNS])
     history = [t.question for t in reversed(earlier)]
     started = time.perf_counter()

@@ -16,6 +16,16 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+# Control characters other than line breaks and tabs: PostgreSQL refuses NUL in text, and none
+# of them belongs in a question or a comment.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def clean_input(text: str) -> str:
+    """Typed text as it is stored and read: NFC, control characters removed."""
+    return _CONTROL.sub("", nfc(text))
+
+
 def fold(text: str) -> str:
     """Lower-case, strip diacritics (đ→d by hand: NFD leaves it alone)."""
     text = nfc(text).translate(_LOOKALIKES).lower().replace("đ", "d")

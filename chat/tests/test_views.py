@@ -211,3 +211,17 @@ def test_a_model_server_that_is_down_gives_a_named_abstain_card_not_a_500(
     assert "Dịch vụ mô hình ngôn ngữ không phản hồi" in html and DISCLAIMER in html
     turn = Turn.objects.get(conversation=conversation)
     assert turn.reason == "understanding_provider_unavailable" and turn.decision == "abstain"
+
+
+def test_nul_and_control_characters_are_dropped_not_a_500(
+    client: Client, conversation: Conversation
+) -> None:
+    response = _ask(client, conversation, "Liều para\x00cetamol\x07 cho người lớn?", **HTMX)
+    assert response.status_code == 200 and "card-answer" in response.content.decode()
+    turn = Turn.objects.get(conversation=conversation)
+    assert turn.question == "Liều paracetamol cho người lớn?"
+    feedback = client.post(
+        reverse("chat:feedback", args=[turn.pk]), {"useful": "1", "comment": "tốt\x00 lắm"}, **HTMX
+    )
+    assert feedback.status_code in (200, 204)
+    assert Feedback.objects.get(turn=turn).comment == "tốt lắm"
