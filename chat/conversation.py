@@ -5,7 +5,7 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
-from answering.results import TurnResult
+from answering.results import MAX_QUESTION_CHARS, TurnResult
 from answering.turn import HISTORY_TURNS, answer_turn, prior_frame
 from chat.models import Conversation, Turn
 from chat.privacy import mask_personal_numbers
@@ -34,6 +34,8 @@ def citation_records(result: TurnResult) -> list[dict[str, object]]:
 
 def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
     masked = mask_personal_numbers(clean_input(question or ""))
+    # A question over the limit is refused; the audit keeps its start, not megabytes.
+    stored = masked if len(masked) <= MAX_QUESTION_CHARS else masked[:MAX_QUESTION_CHARS] + "…"
     earlier = list(conversation.turns.order_by("-order")[:HISTORY_TURNS])
     history = [t.question for t in reversed(earlier)]
     started = time.perf_counter()
@@ -47,7 +49,7 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
         turn = Turn.objects.create(
             conversation=conversation,
             order=order,
-            question=masked,
+            question=stored,
             decision=result.decision,
             reason=result.reason,
             frame=payload["frame"],

@@ -135,6 +135,8 @@ def test_an_overlong_or_empty_question_gets_a_clear_message_not_a_500(
     empty = _ask(client, conversation, "", **HTMX)
     assert empty.status_code == 200 and "chưa nhập câu hỏi" in empty.content.decode()
     assert Turn.objects.filter(conversation=conversation).count() == 2  # nothing typed is lost
+    stored = Turn.objects.filter(conversation=conversation).order_by("order").first()
+    assert len(stored.question) == MAX_QUESTION_CHARS + 1 and stored.question.endswith("…")
 
 
 def test_feedback_is_stored_and_shown_to_pharmacists_in_the_admin(
