@@ -69,7 +69,14 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
         score += 4  # the age as the book prints it
     elif frame.age_text and age_in_bands(age_months(frame.age_text), item.label + " " + item.text):
         score += 2  # a band of the book that holds the age
-    if frame.weight_kg is not None and weight_in_bands(frame.weight_kg, item.text):
+    # A weight band counts only inside the population it belongs to: a 70 kg adult is not
+    # served the child's "Trẻ em (từ 50 kg trở lên)" dose first.
+    child_paragraph = any(p in item.label.lower() for p in _POPULATION_LABELS["tre_em"])
+    if (
+        frame.weight_kg is not None
+        and weight_in_bands(frame.weight_kg, item.text)
+        and child_paragraph == (population == "tre_em")
+    ):
         score += 3
     return score
 

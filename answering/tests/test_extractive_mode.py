@@ -220,3 +220,13 @@ def test_what_an_answer_shows_before_expanding_is_bounded_and_leads_with_the_fit
     digoxin = ask("Dùng digoxin cho người cao tuổi cần lưu ý gì?")
     shown_text = " ".join(t for b in digoxin.blocks if not b.collapsed for t, _ in b.claims)
     assert "người cao tuổi" in shown_text.lower()
+
+
+def test_an_adults_weight_never_selects_a_childs_weight_band() -> None:
+    adult = ask("người lớn 60 kg dùng paracetamol truyền tĩnh mạch liều")
+    first = adult.blocks[0]
+    assert "Trẻ em" not in first.title and "Người lớn" in first.title
+    child = ask("bé 20kg truyền tĩnh mạch paracetamol mỗi lần bao nhiêu mg?")
+    assert "Trẻ em cân nặng 10 - 50 kg: 15 mg/kg" in " ".join(
+        t for b in child.blocks if not b.collapsed for t, _ in b.claims
+    )
