@@ -126,7 +126,9 @@ TEMPLATES = [
 # only imports them works, and a query outside an entry point fails naming the socket.
 if os.environ.get("DATABASE_URL"):
     DATABASES: dict[str, Any] = {
-        "default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True
+        )
     }
 elif not DEBUG:
     raise ImproperlyConfigured(
@@ -162,6 +164,22 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# A ward shift, not two weeks; closing the browser ends it.
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = not DEBUG
+# Behind the hospital's TLS proxy: e.g. SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO.
+if proxy_header := env_str("SECURE_PROXY_SSL_HEADER", ""):
+    SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 LOGIN_URL = "chat:login"
 LOGIN_REDIRECT_URL = "chat:index"

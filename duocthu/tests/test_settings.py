@@ -71,3 +71,17 @@ def test_importing_the_settings_starts_no_database_server() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["False", "False", "duocthu"]
+
+
+def test_sessions_last_a_shift_and_passwords_are_validated() -> None:
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    assert settings.SESSION_COOKIE_AGE <= 12 * 3600 and settings.SESSION_COOKIE_HTTPONLY
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+    for weak in ("1", "12345678", "password123"):
+        try:
+            validate_password(weak)
+        except ValidationError:
+            continue
+        raise AssertionError(f"{weak!r} was accepted")
