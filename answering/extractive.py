@@ -20,8 +20,8 @@ from answering.results import (
     notice_text,
 )
 from answering.understanding import condition_words
-from corpus.text import as_typed, fold, words
-from retrieval.bands import age_in_bands, weight_in_bands
+from corpus.text import as_typed, words
+from retrieval.bands import age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
@@ -63,10 +63,8 @@ def _label_score(item: Evidence, frame: QueryFrame) -> int:
         score += any(p in where for p in labels)
     if frame.route:
         score += any(r in haystack for r in _ROUTE_LABELS.get(frame.route, ()))
-    if frame.age_text and " ".join(fold(frame.age_text).split()) in " ".join(
-        fold(item.text).split()
-    ):
-        score += 4  # the age as the book prints it
+    if frame.age_text and prints_age(item.text, frame.age_text):
+        score += 4  # the age as the book prints it, a band of its own
     elif frame.age_text and age_in_bands(age_months(frame.age_text), item.label + " " + item.text):
         score += 2  # a band of the book that holds the age
     # A weight band counts only inside the population it belongs to: a 70 kg adult is not

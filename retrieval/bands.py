@@ -8,6 +8,7 @@ is asked back with these labels; a stated age or weight selects the band that ho
 import re
 from collections.abc import Sequence
 
+from corpus.text import fold
 from retrieval.evidence import Evidence
 
 _UNIT = r"(?:tháng tuổi|năm tuổi|ngày tuổi|tuần tuổi|tháng|tuổi|năm|ngày|tuần|kg)"
@@ -25,6 +26,7 @@ _BAND_HEADING = re.compile(
 )
 _HAS_UNIT = re.compile(rf"\d\s*{_UNIT}(?!\w)", re.IGNORECASE)
 _MONTHS = {"tháng": 1.0, "tuổi": 12.0, "năm": 12.0, "ngày": 1 / 30, "tuần": 1 / 4.3}
+_EDGE = 0.001  # months: a strict bound ("dưới", "trên") excludes its own value
 _PART = re.compile(rf"({_NUMBER})\s*(tháng|tuổi|năm|ngày|tuần|kg)?", re.IGNORECASE)
 
 
@@ -57,9 +59,13 @@ def band_months(label: str) -> tuple[float, float] | None:
     unit = next((u for _, u in reversed(parts) if u), "tuổi")
     values = [n * _MONTHS[u or unit] for n, u in parts]
     before = lowered[: first.start()]
-    if re.search(r"dưới|tới|đến|<|≤", before):
+    if re.search(r"dưới|<", before):
+        return (0.0, values[0] - _EDGE)  # "dưới 3 tuổi" does not hold a three-year-old
+    if re.search(r"tới|đến|≤", before):
         return (0.0, values[0])
-    if re.search(r"trên|>|≥", before):
+    if re.search(r"trên|>", before):
+        return (values[0] + _EDGE, float("inf"))
+    if "≥" in before:
         return (values[0], float("inf"))
     return (values[0], values[-1])
 
@@ -68,6 +74,18 @@ def youngest_first(label: str) -> float:
     """Order for asking back: age bands by their lower bound, newborns first, weights last."""
     months = band_months(label)
     return months[0] if months is not None else 10_000.0
+
+
+def prints_age(text: str, age_text: str) -> bool:
+    """Whether the text prints this age as a band of its own ("Trẻ em 2 - 4 tuổi"), not as the
+    bound of another ("dưới 3 tuổi" does not print "3 tuổi")."""
+    target = " ".join(fold(age_text).split())
+    haystack = " ".join(fold(text).split())
+    for match in re.finditer(rf"(?<![\d,.]){re.escape(target)}(?!\w)", haystack):
+        before = haystack[max(0, match.start() - 6) : match.start()]
+        if not re.search(r"(duoi|tren|toi|den|tu|[<>≤≥-])\s*$", before):
+            return True
+    return False
 
 
 def band_holds(label: str, months: float) -> bool:

@@ -6,7 +6,7 @@ the section a condition sits in, the bands to ask back with) comes back as `Retr
 
 from dataclasses import dataclass, field, replace
 
-from retrieval.bands import band_holds, child_bands, youngest_first
+from retrieval.bands import band_holds, child_bands, prints_age, youngest_first
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.frame import QueryFrame
 from retrieval.queries import (
@@ -177,7 +177,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
     if frame.attribute == "lieu_luong_va_cach_dung" and frame.age_months is not None:
         # The book's band that holds the stated age, recorded for the answer and the audit.
         bands = child_bands(evidence)
-        printed = [b for b in bands if frame.age_text and b.endswith(frame.age_text)]
+        printed = [b for b in bands if frame.age_text and prints_age(b, frame.age_text)]
         held = printed or [b for b in bands if band_holds(b, frame.age_months)]
         frame = replace(frame, age_band=held[0] if held else None)
     return _from_decision(frame, evidence)

@@ -175,3 +175,16 @@ def test_the_frame_records_the_books_band_that_holds_the_age() -> None:
     held = answer_turn("bé 18 tháng dùng paracetamol liều", provider=None)
     assert held.frame.age_months == 18 and held.frame.age_band == "Trẻ em 6 tháng - 2 tuổi"
     assert held.frame.summary()["age_band"] == "Trẻ em 6 tháng - 2 tuổi"
+
+
+def test_a_bound_is_not_the_age_it_bounds() -> None:
+    from answering.turn import answer_turn
+    from retrieval.bands import band_months, prints_age
+
+    assert not prints_age("Trẻ nhỏ và trẻ dưới 3 tuổi", "3 tuổi")
+    assert prints_age("Trẻ em 2 - 4 tuổi: 180 mg", "2 - 4 tuổi")
+    under = band_months("trẻ dưới 3 tuổi")
+    assert under is not None and not (under[0] <= 36 <= under[1])
+    result = answer_turn("amoxicilin cho trẻ 3 tuổi liều bao nhiêu", provider=None)
+    assert result.frame.age_band == "Trẻ em dưới 8 tuổi"
+    assert result.blocks[0].claims[0][0].startswith("Trẻ em dưới 8 tuổi")
