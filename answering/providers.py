@@ -5,6 +5,7 @@
 Every failure becomes a ProviderError with a named reason, logged with the real exception.
 """
 
+import http.client
 import json
 import logging
 import socket
@@ -92,6 +93,9 @@ class OpenAICompatibleProvider:
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, TimeoutError | socket.timeout) and budget.remaining() <= 0.1:
                 _fail("request_budget_exhausted", exc)
+            _fail("provider_unavailable", exc)
+        except (http.client.HTTPException, OSError) as exc:
+            # A server that drops the connection mid-reply (RemoteDisconnected, IncompleteRead).
             _fail("provider_unavailable", exc)
         except ValueError as exc:
             _fail("malformed_output", exc)

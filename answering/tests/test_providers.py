@@ -95,3 +95,25 @@ def test_bedrock_client_errors_are_provider_unavailable() -> None:
     with stubber, pytest.raises(ProviderError) as error:
         provider.complete("s", "u", Budget(5))
     assert error.value.reason == "provider_unavailable"
+
+
+def test_a_server_that_closes_without_replying_is_provider_unavailable(free_port: int) -> None:
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", free_port))
+    listener.listen(1)
+
+    def hang_up() -> None:
+        connection, _ = listener.accept()
+        connection.recv(65536)
+        connection.close()  # no status line: http.client.RemoteDisconnected
+
+    thread = threading.Thread(target=hang_up, daemon=True)
+    thread.start()
+    provider = OpenAICompatibleProvider(f"http://127.0.0.1:{free_port}/v1", "m", "k")
+    with pytest.raises(ProviderError) as error:
+        provider.complete("s", "u", Budget(5))
+    assert error.value.reason == "provider_unavailable"
+    listener.close()
