@@ -25,6 +25,7 @@ from retrieval.bands import age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
+from retrieval.queries import own_names
 from retrieval.retrieve import SITUATION_SECTIONS, Retrieved
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
@@ -111,20 +112,31 @@ def _lead_sentences(
     before the paragraphs it sits in. For a situation, contraindications first; for "which
     drug treats …", one line per drug in the order found. Tables are never cut."""
     listing = frame.turn_type == "condition_to_drug"
-    if frame.turn_type not in ("condition_relation", "condition_to_drug") or not frame.condition:
+    combination = frame.turn_type == "interaction" and len(frame.drugs) >= 2
+    if not combination and (
+        frame.turn_type not in ("condition_relation", "condition_to_drug") or not frame.condition
+    ):
         return []
-    phrases = _condition_phrases(frame.condition)
+    # For a combination, each drug's paragraphs are searched for the other drug's own names.
+    names = {d: {" ".join(words(n)) for n in own_names(d)} - {""} for d in frame.drugs}
     lead: list[tuple[str, Citation]] = []
     for c in citations:
         if c.quarantined or c.text.lstrip().startswith("|"):
             continue
         if listing and any(d.drug_id == c.drug_id for _, d in lead):
             continue
+        phrases = (
+            [n for d, found in names.items() if d != c.drug_id for n in found]
+            if combination
+            else _condition_phrases(frame.condition or "")
+        )
         for sentence in sentences(c.text):
             folded = f" {' '.join(words(sentence))} "
             if any(f" {p} " in folded for p in phrases):
                 lead.append((sentence, c))
                 break  # one sentence a paragraph; the paragraph itself follows
+    if combination:
+        return lead[:LEAD_SENTENCES]
     if listing:
         return lead[:LIST_LINES]
     order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
@@ -186,7 +198,8 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             )
         )
         lines.append(f"{c.text} [{c.index}]")
-    lead = _lead_sentences(frame, shown) if retrieved.reason != "condition_not_named_in_book" else []
+    not_named = retrieved.reason in ("condition_not_named_in_book", "interaction_not_named_in_book")
+    lead = [] if not_named else _lead_sentences(frame, shown)
     if lead:
         # The answering sentences first; the paragraphs they come from one click away.
         for block in blocks:

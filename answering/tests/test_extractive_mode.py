@@ -230,3 +230,15 @@ def test_an_adults_weight_never_selects_a_childs_weight_band() -> None:
     assert "Trẻ em cân nặng 10 - 50 kg: 15 mg/kg" in " ".join(
         t for b in child.blocks if not b.collapsed for t, _ in b.claims
     )
+
+
+def test_a_combination_answer_leads_with_the_sentence_naming_the_other_drug() -> None:
+    result = ask("ibuprofen dùng chung với warfarin được không")
+    lead = result.blocks[0]
+    assert not lead.collapsed and lead.claims
+    for text, cited in lead.claims:
+        citation = result.citations[cited[0] - 1]
+        sentence = text.split(": ", 1)[1]
+        assert sentence in citation.text
+        other = "warfarin" if citation.drug_id == "ibuprofen" else "ibuprofen"
+        assert other in sentence.lower()
