@@ -224,6 +224,17 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         reverse = _condition_to_drug(frame, question)
         if reverse is not None:
             return replace(reverse, patient=_patient((), frame.population))
+    if (
+        not drugs
+        and section is None
+        and has(folded, "which_drug", "treat")
+        and all(get_resolver().mentioned_in_book(u) for u in resolution.unknown)
+        and not resolution.not_loaded
+    ):
+        # "methemoglobin huyết điều trị bằng thuốc gì": a word the book uses is the condition.
+        reverse = _condition_to_drug(frame, question)
+        if reverse is not None:
+            return reverse
     if not drugs and not unknown and section is None:
         if has(folded, "which_drug", "treat"):
             reverse = _condition_to_drug(frame, question)

@@ -95,6 +95,12 @@ class CatalogDrugResolver:
     loaded: dict[tuple[str, ...], frozenset[str]]
     not_loaded: dict[tuple[str, ...], frozenset[str]]
     display: dict[str, str] = field(default_factory=dict)
+    # Every folded word of the loaded text: an unknown name the book itself uses
+    # ("methemoglobin", "dengue") may be a condition's word (see `mentioned_in_book`).
+    book_vocabulary: frozenset[str] = frozenset()
+
+    def mentioned_in_book(self, token: str) -> bool:
+        return token in self.book_vocabulary
 
     @classmethod
     def build(
@@ -302,7 +308,7 @@ def forget_resolver() -> None:
 
 def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
-    from corpus.models import Alias, BookIndexEntry, Drug
+    from corpus.models import Alias, BookIndexEntry, Chunk, Drug
 
     global _cached
     stamp = f"{Alias.objects.count()}:{Drug.objects.count()}:{BookIndexEntry.objects.count()}"
@@ -320,5 +326,8 @@ def get_resolver() -> CatalogDrugResolver:
     index += [(i.replace("_", " "), i) for _, i in index]
     display = dict(Drug.objects.values_list("drug_id", "heading"))
     resolver = CatalogDrugResolver.build(loaded, index, display)
+    resolver.book_vocabulary = frozenset(
+        w for text in Chunk.objects.values_list("text", flat=True).iterator() for w in words(text)
+    )
     _cached = (stamp, resolver)
     return resolver

@@ -188,3 +188,11 @@ def test_a_bound_is_not_the_age_it_bounds() -> None:
     result = answer_turn("amoxicilin cho trẻ 3 tuổi liều bao nhiêu", provider=None)
     assert result.frame.age_band == "Trẻ em dưới 8 tuổi"
     assert result.blocks[0].claims[0][0].startswith("Trẻ em dưới 8 tuổi")
+
+
+def test_a_word_the_book_uses_is_a_condition_not_an_unknown_drug_in_a_which_drug_question() -> None:
+    frame = understand("methemoglobin huyết điều trị bằng thuốc gì")
+    assert frame.turn_type == "condition_to_drug" and frame.condition == "methemoglobin huyet"
+    # A name found nowhere in the book stays an unknown drug.
+    assert understand("Liều thuốc Zyxoprin cho người lớn?").unknown_drugs == ("zyxoprin",)
+    assert "atorvastatin" in understand("Atorvastatin 20 mg nên uống buổi tối?").unknown_drugs
