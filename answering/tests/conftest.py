@@ -3,13 +3,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from unittest import mock
 
 import pytest
 
-from answering.providers import OpenAICompatibleProvider
+from answering.providers import OpenAICompatibleProvider, ProviderError
 from answering.understanding import understand
 from retrieval.retrieve import retrieve_for_frame
+
+# A scripted ProviderError("request_budget_exhausted") stalls this long; tests that script one
+# set ANSWER_BUDGET_SECONDS below it.
+STALL_SECONDS = 2.0
 
 
 class _FakeModelServer(BaseHTTPRequestHandler):
@@ -18,6 +21,12 @@ class _FakeModelServer(BaseHTTPRequestHandler):
         server = self.server
         server.requests.append(body)  # type: ignore[attr-defined]
         mode = server.mode  # type: ignore[attr-defined]
+        if server.replies and isinstance(server.replies[0], ProviderError):  # type: ignore[attr-defined]
+            failure = server.replies.pop(0).reason  # type: ignore[attr-defined]
+            mode = "error" if failure == "provider_unavailable" else "stall"
+        if mode == "stall":
+            time.sleep(STALL_SECONDS)  # longer than the test's budget: the client gives up
+            return
         if mode == "slow":
             time.sleep(1.5)
             server.replies.append("{}")  # type: ignore[attr-defined]
@@ -47,8 +56,7 @@ class _QuietServer(ThreadingHTTPServer):
         """The client gave up on a slow reply on purpose (the budget test)."""
 
 
-@pytest.fixture
-def model_server() -> Iterator[ThreadingHTTPServer]:
+def _serve() -> ThreadingHTTPServer:
     server = _QuietServer(("127.0.0.1", 0), _FakeModelServer)
     server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
     # A short poll: shutdown() waits up to one poll, 0.5 s by default, after every test.
@@ -56,6 +64,12 @@ def model_server() -> Iterator[ThreadingHTTPServer]:
         target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
     )
     thread.start()
+    return server
+
+
+@pytest.fixture
+def model_server() -> Iterator[ThreadingHTTPServer]:
+    server = _serve()
     yield server
     server.shutdown()
 
@@ -66,22 +80,39 @@ def served_provider(server: ThreadingHTTPServer) -> OpenAICompatibleProvider:
     )
 
 
-@pytest.fixture
-def scripted() -> Callable[..., mock.NonCallableMagicMock]:
-    """A provider whose network call returns the given replies in order (or raises them)."""
+class ScriptedModel(OpenAICompatibleProvider):
+    """The real OpenAI-compatible adapter, talking to a fake server on 127.0.0.1 that answers
+    with scripted replies in order; it remembers every (system, user) prompt it was sent."""
 
-    def make(*replies: object) -> mock.NonCallableMagicMock:
-        provider = mock.create_autospec(OpenAICompatibleProvider, instance=True)
-        provider.name = "openai"
-        provider.complete.side_effect = [
-            r
-            if isinstance(r, BaseException)
-            else (r if isinstance(r, str) else json.dumps(r, ensure_ascii=False))
-            for r in replies
+    server: ThreadingHTTPServer
+
+    @property
+    def prompts(self) -> list[tuple[str, str]]:
+        return [
+            (r["messages"][0]["content"], r["messages"][1]["content"])
+            for r in self.server.requests  # type: ignore[attr-defined]
         ]
-        return provider
 
-    return make
+
+@pytest.fixture
+def scripted() -> Iterator[Callable[..., ScriptedModel]]:
+    """A model whose replies are the given payloads in order; a ProviderError among them is
+    played as its failure (a 503 for provider_unavailable, a stall past the budget)."""
+    servers: list[ThreadingHTTPServer] = []
+
+    def make(*replies: object) -> ScriptedModel:
+        server = _serve()
+        servers.append(server)
+        server.replies += list(replies)  # type: ignore[attr-defined]
+        model = ScriptedModel(
+            f"http://127.0.0.1:{server.server_port}/v1", "qwen2.5-7b-instruct", "k"
+        )
+        model.server = server
+        return model
+
+    yield make
+    for server in servers:
+        server.shutdown()
 
 
 def block_index(question: str, needle: str) -> int:

@@ -1,6 +1,6 @@
 """A generated answer replaces the book text only if it clears every check; else a named abstain.
 
-Only the provider's network call is faked (an autospec of the OpenAI-compatible adapter).
+The model is a fake OpenAI-compatible server on 127.0.0.1 behind the real adapter (`scripted`).
 """
 
 import pytest
@@ -28,7 +28,7 @@ def test_a_grounded_entailed_answer_is_shown_with_blocks_from_its_section(script
     assert result.answer_text.endswith(f"[{n}]")
     assert result.blocks[0].kind == "dosage"
     assert result.blocks[0].title.endswith("Liều lượng và cách dùng")
-    assert provider.complete.call_count == 3
+    assert len(provider.prompts) == 3
 
 
 def test_a_number_from_the_wrong_block_is_rejected(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -65,14 +65,18 @@ def test_an_uncited_trailing_claim_is_rejected(scripted) -> None:  # type: ignor
     assert result.reason == "uncited_claim"
 
 
-def test_a_judges_no_and_a_judge_timeout_give_different_reasons(scripted) -> None:  # type: ignore[no-untyped-def]
+def test_a_judges_no_and_a_judge_timeout_give_different_reasons(scripted, settings) -> None:  # type: ignore[no-untyped-def]
+    from .conftest import STALL_SECONDS
+
     n = block_index(ADULT, ADULT_TEXT)
     claim = answer("Người lớn tối đa là 4 g/ngày", [n])
     said_no = answer_turn(ADULT, provider=scripted(understood(ADULT), claim, judge(False)))
+    settings.ANSWER_BUDGET_SECONDS = STALL_SECONDS / 2  # the stalled judge runs the budget out
     timed_out = answer_turn(
         ADULT,
         provider=scripted(understood(ADULT), claim, ProviderError("request_budget_exhausted")),
     )
+    settings.ANSWER_BUDGET_SECONDS = 30
     down = answer_turn(
         ADULT, provider=scripted(understood(ADULT), claim, ProviderError("provider_unavailable"))
     )
@@ -96,7 +100,7 @@ def test_an_ungrounded_completeness_objection_is_ignored(scripted) -> None:  # t
     )
     result = answer_turn(ADULT, provider=provider)
     assert result.decision == "answer"
-    assert provider.complete.call_count == 3  # understanding, answer, judge: no repair
+    assert len(provider.prompts) == 3  # understanding, answer, judge: no repair
 
 
 def test_a_grounded_objection_triggers_one_repair_that_must_pass_again(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -116,7 +120,7 @@ def test_a_grounded_objection_triggers_one_repair_that_must_pass_again(scripted)
     )
     result = answer_turn(ADULT, provider=provider)
     assert result.decision == "answer" and "Đặt trực tràng" in result.answer_text
-    repair_prompt = provider.complete.call_args_list[3].args[1]
+    repair_prompt = provider.prompts[3][1]
     assert "BẢN TRƯỚC ĐÃ BỊ LOẠI VÌ THIẾU" in repair_prompt
     still = scripted(
         understood(ADULT),
@@ -157,8 +161,8 @@ def test_insufficient_without_a_question_is_retried_once_then_abstains(scripted)
     }
     provider = scripted(understood(ADULT), empty, empty)
     result = answer_turn(ADULT, provider=provider)
-    assert result.reason == "insufficient_evidence" and provider.complete.call_count == 3
-    assert provider.complete.call_args_list[1] == provider.complete.call_args_list[2]
+    assert result.reason == "insufficient_evidence" and len(provider.prompts) == 3
+    assert provider.prompts[1] == provider.prompts[2]
 
 
 def test_a_clarifying_question_is_returned_instead_of_the_section(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -204,7 +208,7 @@ def test_quarantined_evidence_is_never_generated_over(scripted) -> None:  # type
     provider = scripted(understood(question))
     result = answer_turn(question, provider=provider)
     assert result.decision == "verify_pdf" and "Kiểm tra bản in" in result.answer_text
-    assert result.citations and provider.complete.call_count == 1  # understanding only
+    assert result.citations and len(provider.prompts) == 1  # understanding only
 
 
 def test_the_question_is_fenced_and_cannot_close_its_fence(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -214,7 +218,7 @@ def test_the_question_is_fenced_and_cannot_close_its_fence(scripted) -> None:  #
         understood(sneaky), answer("Người lớn tối đa là 4 g/ngày", [n]), judge(True)
     )
     answer_turn(sneaky, provider=provider)
-    system, user = provider.complete.call_args_list[1].args[:2]
+    system, user = provider.prompts[1]
     assert "DỮ LIỆU" in system and "<<<BANG_CHUNG>>>" in user
     question_part = user.split("CÂU HỎI:")[1]
     assert question_part.count("<<</CAU_HOI_NGUOI_DUNG>>>") == 1
@@ -226,7 +230,7 @@ def test_numbers_are_suppressed_outside_dosage_questions_and_the_plan_is_not_fac
     n = block_index(question, "Suy gan nặng")
     provider = scripted(understood(question), answer("Người bệnh suy gan nặng", [n]), judge(True))
     assert answer_turn(question, provider=provider).decision == "answer"
-    system, user = provider.complete.call_args_list[1].args[:2]
+    system, user = provider.prompts[1]
     assert "KHÔNG đưa chữ số" in system
     assert "KẾ HOẠCH TRÌNH BÀY (không phải dữ kiện y khoa)" in user
     dosage = scripted(
@@ -235,8 +239,8 @@ def test_numbers_are_suppressed_outside_dosage_questions_and_the_plan_is_not_fac
         judge(True),
     )
     answer_turn(ADULT, provider=dosage)
-    assert "KHÔNG đưa chữ số" not in dosage.complete.call_args_list[1].args[0]
-    judge_system, judge_user = dosage.complete.call_args_list[2].args[:2]
+    assert "KHÔNG đưa chữ số" not in dosage.prompts[1][0]
+    judge_system, judge_user = dosage.prompts[2]
     assert (
         "(drug_id=paracetamol; thuốc=PARACETAMOL (Acetaminophen); mục=Liều lượng và cách dùng)"
         in judge_user

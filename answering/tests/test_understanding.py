@@ -77,7 +77,7 @@ def test_the_model_sees_only_the_bounded_candidates_and_cannot_substitute(script
     frame = understand_turn(
         "Bà bầu uống aspirinol được không?", provider=provider, budget=Budget(10)
     )
-    system, user = provider.complete.call_args.args[:2]
+    system, user = provider.prompts[-1]
     assert "acid_acetylsalicylic" in user  # fuzzy candidate shown, with its own name first
     assert "ACID ACETYLSALICYLIC (Aspirin)" in user
     assert "warfarin" not in user  # not the whole formulary
