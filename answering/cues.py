@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 
 from corpus.text import fold
+from retrieval.bands import band_months
+from retrieval.situations import POPULATION_TERMS
 
 CUES: dict[str, tuple[str, ...]] = {
     "smalltalk": ("chao", "xin chao", "cam on", "cam on ban", "tam biet", "hello", "hi", "ok", "chuc"),
@@ -179,22 +181,15 @@ WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
 AGE = re.compile(
     r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tuoi|tháng tuổi|thang tuoi|tháng|thang|tuần|tuan|ngày tuổi|ngay tuoi)(?!\w)|sơ sinh|so sinh"
 )
-_AGE_PARTS = re.compile(r"(\d+)\s*(?:-\s*\d+\s*)?(tuổi|tuoi|tháng|thang|tuần|tuan|ngày|ngay)")
-_MONTHS_PER = {"tuổi": 12.0, "tuoi": 12.0, "tháng": 1.0, "thang": 1.0, "tuần": 0.23, "tuan": 0.23, "ngày": 1 / 30, "ngay": 1 / 30}
-
-
 def age_months(age_text: str | None) -> float | None:
-    """An age as typed ("18 tháng", "5 tuổi", "sơ sinh 5 ngày tuổi") in months."""
-    if not age_text:
-        return None
-    match = _AGE_PARTS.search(age_text)
-    if match is None:
-        return 0.0 if fold(age_text).startswith("so sinh") else None
-    return float(match.group(1)) * _MONTHS_PER[match.group(2)]
+    """An age as typed ("18 tháng", "5 tuổi", "sơ sinh 5 ngày tuổi") in months: read as the
+    book's bands are read, from its lower bound."""
+    band = band_months(age_text) if age_text else None
+    return band[0] if band is not None else None
 # A population whose situation has a section of its own: asked about with no section named,
 # that section answers ("sản phụ dùng X được không?" is a Thời kỳ mang thai question).
 POPULATION_SECTIONS = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
 # An organ-function question is found by the book's own term, not the patient's story.
-ORGAN_TERMS = {"suy_than": "clcr", "suy_gan": "suy gan"}
+ORGAN_TERMS = {p: POPULATION_TERMS[p][0] for p in ("suy_than", "suy_gan")}  # "clcr", "suy gan"
 # Organ function states that the safety facets search for by the book's words.
 POPULATION_CONDITIONS = {"suy_than": "suy thận", "suy_gan": "suy gan"}

@@ -26,7 +26,7 @@ from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
 from retrieval.queries import own_names
-from retrieval.retrieve import SITUATION_SECTIONS, Retrieved
+from retrieval.retrieve import SITUATION_SECTIONS, Retrieved, sub_phrases
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
     "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
@@ -128,7 +128,7 @@ def _lead_sentences(
         phrases = (
             [n for d, found in names.items() if d != c.drug_id for n in found]
             if combination
-            else _condition_phrases(frame.condition or "")
+            else sub_phrases(frame.condition or "")
         )
         for sentence in sentences(c.text):
             folded = f" {' '.join(words(sentence))} "
@@ -142,15 +142,6 @@ def _lead_sentences(
     order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
     lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))  # contraindications first
     return lead[:LEAD_SENTENCES]
-
-
-def _condition_phrases(condition: str) -> list[str]:
-    """The condition, then its sub-phrases of two words or more, longest first."""
-    tokens = condition.split()
-    found = [
-        " ".join(tokens[i : i + n]) for n in range(len(tokens), 1, -1) for i in range(len(tokens) - n + 1)
-    ]
-    return found or tokens
 
 
 def extractive_answer(retrieved: Retrieved) -> TurnResult:

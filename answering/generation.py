@@ -18,6 +18,7 @@ from answering.results import (
     TurnResult,
     abstain,
     citations_for,
+    clean_replies,
     did_you_mean,
     kind_of,
     pages,
@@ -55,17 +56,8 @@ def _parse_draft(raw: str, list_mode: bool) -> _Draft:
         [(c.text.strip(), list(c.citations), c.drug_id) for c in answer.claims],
         answer.evidence_sufficient,
         answer.clarifying_question or None,
-        _clean_replies(answer.quick_replies or []),
+        clean_replies(answer.quick_replies or []),
     )
-
-
-def _clean_replies(replies: Sequence[str]) -> list[str]:
-    seen: list[str] = []
-    for reply in replies:
-        reply = reply.strip()
-        if reply and len(reply) <= 40 and reply not in seen:
-            seen.append(reply)
-    return seen[:4]
 
 
 def _plan(question: str, evidence: Sequence[Evidence], list_mode: bool) -> dict[str, object]:

@@ -11,6 +11,7 @@ from answering.intents import without_cue
 from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
 from answering.providers import Budget, Provider, ProviderError
+from answering.results import clean_replies
 from answering.schemas import FrameOut, PatientOut, parse_output
 from answering.understanding import (
     as_relation,
@@ -126,7 +127,6 @@ def frame_from_model(
     unknown += [v for v in raw.unknown_drugs or [] if v not in unknown]
     turn_type = _enum(raw.turn_type, TURN_TYPES) or ("drug_attribute" if drugs else "out_of_scope")
     weight = raw.weight_kg
-    quick = tuple(dict.fromkeys(r.strip() for r in raw.quick_replies or [] if 0 < len(r.strip()) <= 40))
     patient = raw.patient or PatientOut()
     frame = QueryFrame(
         turn_type=turn_type,
@@ -154,7 +154,7 @@ def frame_from_model(
         standalone_query=raw.standalone_query or question,
         needs_clarify=raw.needs_clarify is True,
         clarify_reason=raw.clarify_reason,
-        quick_replies=quick[:4],
+        quick_replies=tuple(clean_replies(raw.quick_replies or [])),
         subject_scope=resolve_subject_scope(question, claimed_scope),
     )
     if frame.subject_scope != "human":

@@ -173,6 +173,16 @@ def pages(c: Citation) -> str:
     )
 
 
+def clean_replies(replies: Sequence[str]) -> list[str]:
+    """A model's quick replies as shown: trimmed, short, each once, four at most."""
+    seen: list[str] = []
+    for reply in replies:
+        reply = reply.strip()
+        if reply and len(reply) <= 40 and reply not in seen:
+            seen.append(reply)
+    return seen[:4]
+
+
 def abstain(frame: QueryFrame, reason: str, near_misses: Sequence[str] = ()) -> TurnResult:
     """The turn declines, saying why in the reason's own words (names filled in), and offers
     the loaded names close to an unknown one as quick replies, never as the answer."""

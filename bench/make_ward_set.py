@@ -28,9 +28,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from corpus.models import Alias, BookIndexEntry, Chunk, Drug  # noqa: E402
-from corpus.text import fold, heading_parts  # noqa: E402
-from retrieval.catalog import ABBREVIATIONS, get_resolver  # noqa: E402
+from answering.management.commands.evaluate_book import drug_names  # noqa: E402
+from corpus.models import BookIndexEntry, Chunk, Drug  # noqa: E402
+from corpus.text import fold  # noqa: E402
+from retrieval.catalog import get_resolver  # noqa: E402
 
 OUT = ROOT / "bench" / "ward_set_book.jsonl"
 # How wards ask for each section; {n} is the drug.
@@ -60,23 +61,11 @@ EARLIER = "{n} là thuốc gì?"
 KEY_FACT_CHARS = 40
 
 
-def _names(drug: Drug) -> list[str]:
-    names = [heading_parts(drug.heading)[0].lower()]
-    resolver = get_resolver()
-    short = [s for s, d in ABBREVIATIONS.items() if d == drug.drug_id]
-    names += short
-    for brand in Alias.objects.filter(drug=drug, kind=Alias.Kind.BRAND_INDEX).order_by("name"):
-        if len(brand.name) >= 5 and resolver.resolve(brand.name) == (drug.drug_id,):
-            names.append(brand.name)
-            break
-    return names
-
-
 def main() -> None:
     rows = []
     drugs = list(Drug.objects.order_by("drug_id"))
     for n, drug in enumerate(drugs):
-        names = _names(drug)
+        names = drug_names(drug, short_forms=True)
         sections = [
             s for s in drug.sections.order_by("order").values_list("section_key", flat=True)
             if s in ASKS

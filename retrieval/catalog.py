@@ -108,6 +108,7 @@ class CatalogDrugResolver:
         loaded_names: Iterable[tuple[str, str]],
         index_names: Iterable[tuple[str, str]],
         display: dict[str, str] | None = None,
+        book_vocabulary: Iterable[str] = (),
     ) -> "CatalogDrugResolver":
         """loaded_names: (name, drug_id) of loaded monographs; index_names: (name, ingredient id)."""
         loaded: dict[tuple[str, ...], set[str]] = defaultdict(set)
@@ -147,6 +148,7 @@ class CatalogDrugResolver:
             {k: frozenset(v) for k, v in loaded.items()},
             {k: frozenset(v) for k, v in others.items()},
             display or {},
+            frozenset(book_vocabulary),
         )
 
     def __post_init__(self) -> None:
@@ -325,9 +327,9 @@ def get_resolver() -> CatalogDrugResolver:
     index = list(BookIndexEntry.objects.order_by("id").values_list("name", "ingredient_id"))
     index += [(i.replace("_", " "), i) for _, i in index]
     display = dict(Drug.objects.values_list("drug_id", "heading"))
-    resolver = CatalogDrugResolver.build(loaded, index, display)
-    resolver.book_vocabulary = frozenset(
+    vocabulary = (
         w for text in Chunk.objects.values_list("text", flat=True).iterator() for w in words(text)
     )
+    resolver = CatalogDrugResolver.build(loaded, index, display, vocabulary)
     _cached = (stamp, resolver)
     return resolver

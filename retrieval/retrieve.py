@@ -120,7 +120,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
     if frame.turn_type == "condition_relation" and frame.condition:
         drug_id = frame.drugs[0]
         terms = POPULATION_TERMS.get(frame.population or "", ())
-        for phrase in dict.fromkeys([*_sub_phrases(frame.condition), *terms]):
+        for phrase in dict.fromkeys([*sub_phrases(frame.condition), *terms]):
             hits = find_condition_in_sections(drug_id, phrase, SITUATION_SECTIONS)
             if hits:
                 return _from_decision(replace(frame, attribute=hits[0].section_key), hits)
@@ -212,7 +212,7 @@ def _spread(items: list[str], n: int) -> list[str]:
     return [items[round(i * step)] for i in range(n)]
 
 
-def _sub_phrases(condition: str) -> list[str]:
+def sub_phrases(condition: str) -> list[str]:
     """The condition, then its contiguous sub-phrases of two words or more, longest first."""
     tokens = condition.split()
     if len(tokens) == 1:

@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from answering.turn import answer_turn
 from corpus.models import Alias, Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
-from retrieval.catalog import get_resolver
+from retrieval.catalog import ABBREVIATIONS, get_resolver
 
 SITUATION = (
     "{name} dùng cho người {phrase} được không?",
@@ -84,9 +84,11 @@ def _sections_holding(drug: Drug, phrase: str) -> set[str]:
     }
 
 
-def _names(drug: Drug) -> list[str]:
-    """The monograph's own name, and a brand that names only it."""
+def drug_names(drug: Drug, *, short_forms: bool = False) -> list[str]:
+    """The monograph's own name, (its ward short forms,) and a brand that names only it."""
     names = [heading_parts(drug.heading)[0].lower()]
+    if short_forms:
+        names += [s for s, d in ABBREVIATIONS.items() if d == drug.drug_id]
     resolver = get_resolver()
     for brand in Alias.objects.filter(drug=drug, kind=Alias.Kind.BRAND_INDEX).order_by("name"):
         if len(brand.name) >= 5 and resolver.resolve(brand.name) == (drug.drug_id,):
@@ -101,7 +103,7 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
         drugs = drugs.filter(drug_id__in=drug_ids)
     resolver = get_resolver()
     for drug in drugs:
-        names = _names(drug)
+        names = drug_names(drug)
         for n, phrase in enumerate(list(_conditions(drug))[:PER_TEMPLATE]):
             sections = _sections_holding(drug, phrase)
             for k, template in enumerate(SITUATION):
