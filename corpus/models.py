@@ -232,12 +232,18 @@ class Chunk(models.Model):
         self.review_state = Chunk.Review.APPROVED
         self.updated_at = timezone.now()
         self.save()
-        ChunkReview.objects.create(
+        self._history(decision, before, self.text, note, by).save()
+
+    def _history(
+        self, decision: str, before: str, after: str, note: str, by: "AbstractBaseUser | None"
+    ) -> "ChunkReview":
+        """The history row of one decision or event on this chunk (not yet saved)."""
+        return ChunkReview(
             chunk=self,
-            user_id=by.pk,
+            user_id=by.pk if by is not None else None,
             decision=decision,
             before=before,
-            after=self.text,
+            after=after,
             note=note,
             drug_id=self.section.drug.drug_id,
             section_key=self.section.section_key,
@@ -265,15 +271,12 @@ class Chunk(models.Model):
             self.requires_visual_check = self.has_quarantined_content = flagged
             self.review_state = Chunk.Review.PENDING if flagged else Chunk.Review.NOT_NEEDED
             return None
-        review = ChunkReview(
-            chunk=self,
-            drug_id=self.section.drug.drug_id,
-            section_key=self.section.section_key,
-            part_index=self.part_index,
-            decision=ChunkReview.Decision.SOURCE_CHANGED,
-            before=self.source_text,
-            after=text,
-            note="Văn bản sách thay đổi khi nạp lại; đoạn đã duyệt/sửa được đưa lại hàng chờ.",
+        review = self._history(
+            ChunkReview.Decision.SOURCE_CHANGED,
+            self.source_text,
+            text,
+            "Văn bản sách thay đổi khi nạp lại; đoạn đã duyệt/sửa được đưa lại hàng chờ.",
+            None,
         )
         self.previous_source_text = self.source_text
         self.source_text = text
@@ -289,17 +292,7 @@ class Chunk(models.Model):
         self.review_state = Chunk.Review.KEPT
         self.updated_at = timezone.now()
         self.save()
-        ChunkReview.objects.create(
-            chunk=self,
-            user_id=by.pk,
-            decision=ChunkReview.Decision.KEPT,
-            before=self.text,
-            after=self.text,
-            note=note,
-            drug_id=self.section.drug.drug_id,
-            section_key=self.section.section_key,
-            part_index=self.part_index,
-        )
+        self._history(ChunkReview.Decision.KEPT, self.text, self.text, note, by).save()
 
 
 class ChunkReview(models.Model):
