@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def test_every_template_draws_its_questions_from_the_monographs_text() -> None:
     items = list(generate(["paracetamol", "warfarin", "captopril"]))
     templates = {i["template"] for i in items}
-    assert templates == {"situation", "dose", "combination"}
+    assert templates >= {"situation", "dose", "combination"}
     assert any(i["question"].isascii() for i in items)  # folded phrasings too
     assert all(i["expect"]["drugs"] and i["expect"]["sections"] for i in items)
     combination = next(i for i in items if i["template"] == "combination")

@@ -7,7 +7,9 @@ Three templates, each in several phrasings, with and without diacritics:
 - dose: each population label of the Liều lượng section ("Người lớn", "Trẻ em", "Người suy
   thận") asked as a dose question — expected: the drug and Liều lượng và cách dùng;
 - combination: each loaded drug the Tương tác thuốc section names, asked with this one —
-  expected: both drugs and Tương tác thuốc.
+  expected: both drugs and Tương tác thuốc;
+- antidote: each loaded drug the Quá liều và xử trí section names, asked as given "for" this
+  one with no overdose word — expected: this drug and Quá liều và xử trí.
 No line is written by hand, so no single phrasing can be tuned to. Prints accuracy per template
 and overall; --write FILE keeps the generated set (JSONL, the dev-set format).
 """
@@ -34,6 +36,11 @@ SITUATION = (
 DOSE = (
     "Liều {name} cho {label}?",
     "{name} dùng cho {label} liều bao nhiêu",
+)
+# An antidote asked without "quá liều"/"ngộ độc": a loaded drug the overdose section names.
+ANTIDOTE = (
+    "{other} cho {name} liều thế nào",
+    "dùng {other} trung hòa {name} bao nhiêu",
 )
 COMBINATION = (
     "{name} dùng chung với {other} được không?",
@@ -124,6 +131,18 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
                 section__drug=drug, section__section_key="tuong_tac_thuoc"
             ).values_list("text", flat=True)
         )
+        overdose = " ".join(
+            Chunk.objects.filter(
+                section__drug=drug, section__section_key="qua_lieu_va_xu_tri"
+            ).values_list("text", flat=True)
+        )
+        for n, other in enumerate(
+            [d for d in resolver.resolve(overdose) if d != drug.drug_id][:PER_TEMPLATE]
+        ):
+            other_name = heading_parts(resolver.display.get(other, other))[0].lower()
+            for k, template in enumerate(ANTIDOTE):
+                question = template.format(name=names[(n + k) % len(names)], other=other_name)
+                yield _item("antidote", drug, {drug.drug_id}, {"qua_lieu_va_xu_tri"}, question, k)
         others = [d for d in resolver.resolve(interaction) if d != drug.drug_id][:PER_TEMPLATE]
         for n, other in enumerate(others):
             other_name = heading_parts(resolver.display.get(other, other))[0].lower()
