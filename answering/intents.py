@@ -16,10 +16,14 @@ _CONDITION_SECTIONS = frozenset(
 )
 
 
-def situation_phrase(question: str, section: str | None) -> str | None:
-    """The section phrase of a yes/no question that follows "tiền sử"/"bị": a condition."""
-    if section not in _CONDITION_SECTIONS:
-        return None
+# Sections no patient "has": their words after "người"/"bị" are part of a condition's name
+# ("người rối loạn chuyển hóa porphyrin" is not a question about Dược động học).
+_NOT_A_PATIENTS_SECTIONS = frozenset(
+    {"duoc_dong_hoc", "duoc_ly_va_co_che_tac_dung", "dang_thuoc_va_ham_luong"}
+)
+
+
+def _cued_match(question: str, section: str | None) -> str | None:
     folded = folded_phrase(question)
     for match in section_matches(question):
         if match.key != section:
@@ -28,6 +32,18 @@ def situation_phrase(question: str, section: str | None) -> str | None:
         if has(before, "situation"):
             return match.phrase
     return None
+
+
+def situation_phrase(question: str, section: str | None) -> str | None:
+    """The section phrase of a yes/no question that follows "tiền sử"/"bị": a condition."""
+    if section not in _CONDITION_SECTIONS:
+        return None
+    return _cued_match(question, section)
+
+
+def inside_a_condition(question: str, section: str | None) -> bool:
+    """Whether the routed section's phrase is a word of the patient's condition instead."""
+    return section in _NOT_A_PATIENTS_SECTIONS and _cued_match(question, section) is not None
 
 
 def without_cue(condition: str, cue: str) -> str:

@@ -7,19 +7,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from answering.cues import has
+from answering.followup import merge_with_prior
 from answering.intents import without_cue
 from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
 from answering.providers import Budget, Provider, ProviderError
 from answering.results import clean_replies
 from answering.schemas import FrameOut, PatientOut, parse_output
-from answering.understanding import (
-    as_relation,
-    condition_words,
-    merge_with_prior,
-    recorded,
-    understand,
-)
+from answering.understanding import as_relation, condition_words, recorded, understand
 from corpus.sections import SECTION_KEYS
 from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver

@@ -25,7 +25,13 @@ def safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[A
         facet = _FACETS[finding.facet].format(query=display.get(finding.query, finding.query))
         name = display.get(finding.drug_id, finding.drug_id)
         cited = [index[e.chunk_id] for e in finding.evidence if e.chunk_id in index]
-        if cited:
+        if cited and finding.via:
+            # The monograph names the class, not the medicine: say which words it used.
+            text = (
+                f"{name}: Dược thư có nêu về {facet}, gọi theo nhóm «{finding.via}» "
+                "— xem đoạn trích."
+            )
+        elif cited:
             text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
         else:
             text = (

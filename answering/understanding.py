@@ -18,7 +18,13 @@ from answering.cues import (
     book_words,
     has,
 )
-from answering.intents import antidote_subject, current_medicines, situation_phrase, without_cue
+from answering.intents import (
+    antidote_subject,
+    current_medicines,
+    inside_a_condition,
+    situation_phrase,
+    without_cue,
+)
 from answering.policy import resolve_subject_scope
 from corpus.text import (
     CASE_FILLER,
@@ -41,7 +47,11 @@ from retrieval.phrases import (
 
 
 def condition_words(
-    question: str, drug_names: tuple[str, ...], *, drop_populations: bool = False
+    question: str,
+    drug_names: tuple[str, ...],
+    *,
+    drop_populations: bool = False,
+    keep_sections: bool = False,
 ) -> str:
     """The question with drug names, section phrases (and population phrases) and filler removed.
 
@@ -53,7 +63,8 @@ def condition_words(
     if len(typed) != len(tokens):
         typed = tokens
     cut = [False] * len(tokens)
-    matches = section_matches(question) + (population_matches(question) if drop_populations else [])
+    matches = [] if keep_sections else section_matches(question)
+    matches += population_matches(question) if drop_populations else []
     for match in matches:
         first = folded_phrase(question).count(" ", 0, match.start)
         for k in range(first, min(first + len(match.phrase.split()), len(tokens))):
@@ -269,6 +280,11 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         if not words_left or has(folded, "what_is"):
             return replace(frame, turn_type="drug_overview")
         return frame
+    names = tuple(d.replace("_", " ") for d in drugs) + tuple(s for s, _ in resolution.spans)
+    if yes_no and inside_a_condition(question, section):
+        # "nifedipin dùng cho người rối loạn chuyển hóa porphyrin được không?"
+        condition = condition_words(question, names, keep_sections=True)
+        return as_relation(frame, "contraindication", condition or None)
     situation = situation_phrase(question, section) if yes_no else None
     if situation is not None:
         return as_relation(frame, "contraindication", situation, attribute="chong_chi_dinh")
@@ -287,66 +303,3 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
     if section is None and frame.population == "suy_than":
         return as_relation(frame, "contraindication", frame.condition)
     return frame
-
-
-# Multi-turn ------------------------------------------------------------------------------
-
-
-def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str) -> QueryFrame:
-    """Inherit from the previous turn only when continuing the same case.
-
-    A turn that names a different drug inherits nothing: the predecessor once answered a
-    headache question about OMEPRAZOL because a prior frame bled into it.
-    """
-    if prior is None or frame.context_action == "new" or frame.subject_scope != "human":
-        return frame
-    if not frame.drugs and frame.turn_type in ("condition_to_drug", "condition_relation"):
-        # "Thuốc nào gây hội chứng Stevens-Johnson?" after a paracetamol question asks about
-        # every drug, not paracetamol: a which-drug question inherits no drug.
-        return frame
-    continuing = (
-        frame.context_action == "continue"
-        or prior.needs_clarify
-        or (
-            not frame.drugs
-            and not frame.unknown_drugs
-            and (
-                frame.attribute
-                or frame.population
-                or frame.age_text
-                or frame.weight_kg
-                or has(folded_phrase(question), "continue")
-            )
-        )
-    )
-    if not continuing or not prior.drugs:
-        return frame
-    if frame.drugs and set(frame.drugs) != set(prior.drugs):
-        return frame
-    if frame.unknown_drugs:
-        return frame
-    merged = replace(
-        frame,
-        drugs=prior.drugs,
-        attribute=frame.attribute or prior.attribute,
-        population=frame.population or prior.population,
-        route=frame.route or prior.route,
-        weight_kg=frame.weight_kg if frame.weight_kg is not None else prior.weight_kg,
-        age_text=frame.age_text or prior.age_text,
-        context_action="continue",
-        standalone_query=f"{prior.standalone_query or ''} {question}".strip(),
-    )
-    turn_type = merged.turn_type
-    if turn_type in ("smalltalk", "out_of_scope") or (
-        not frame.drugs and frame.turn_type == "drug_overview"
-    ):
-        turn_type = (
-            prior.turn_type
-            if prior.turn_type not in ("smalltalk", "out_of_scope")
-            else "drug_attribute"
-        )
-    if merged.attribute == "lieu_luong_va_cach_dung" and merged.weight_kg is not None:
-        turn_type = "dosing_calc"
-    return replace(merged, turn_type=turn_type, needs_clarify=False, quick_replies=())
-
-

@@ -3,7 +3,9 @@
 Each line is answered as `ask --batch` answers it (earlier questions through the chat's
 conversation logic) and checked against its `expect`: drugs, section (the frame's, or one the
 answer cites), turn type, decision, population, unknown drugs, and `must_contain` in the text.
-Prints accuracy per check and every miss.
+Prints accuracy per check and every miss, then issue 11's delivery of the `must_contain` key
+fact (anywhere; before any collapsed block) and the visible length of answered turns, per
+expected turn type and overall.
 
     .venv/bin/python bench/ward_set.py [bench/ward_questions.jsonl]
 """
@@ -26,6 +28,8 @@ import django  # noqa: E402
 
 django.setup()
 
+from answering.delivery import delivery  # noqa: E402
+from answering.delivery import tally as tally_delivery  # noqa: E402
 from answering.turn import answer_in_conversation  # noqa: E402
 
 
@@ -49,8 +53,17 @@ def main() -> None:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     misses = []
+    keyed: dict[str, list] = defaultdict(list)  # type: ignore[type-arg]
+    sizes: dict[str, list] = defaultdict(list)  # type: ignore[type-arg]
     for row in rows:
         result = answer_in_conversation([*row.get("history", []), row["question"]])
+        kind = str(row["expect"].get("turn_type") or result.frame.turn_type)
+        if result.decision in ("answer", "verify_pdf"):
+            for group in (kind, "overall"):
+                sizes[group].append(delivery(result, ""))
+        if row["expect"].get("must_contain"):
+            for group in (kind, "overall"):
+                keyed[group].append(delivery(result, str(row["expect"]["must_contain"])))
         for key, ok in check(row["expect"], result).items():
             tally[key][0] += ok
             tally[key][1] += 1
@@ -66,6 +79,16 @@ def main() -> None:
     print(f"{len(rows)} questions from {path.name}")
     for key, (ok, total) in tally.items():
         print(f"{key}: {ok / total:.3f} ({ok}/{total})")
+    for group in sorted(sizes, key=lambda g: (g == "overall", g)):
+        shown = tally_delivery(sizes[group])
+        line = f"visible {group}: median {shown.median_visible}, p90 {shown.p90_visible} chars"
+        if keyed.get(group):
+            key = tally_delivery(keyed[group])
+            line += (
+                f"; key fact delivered {key.delivered}/{key.questions}, "
+                f"before any collapsed part {key.before_collapsed}/{key.questions}"
+            )
+        print(line)
     for miss in misses:
         print(f"MISS {miss}")
 

@@ -88,6 +88,13 @@ def prints_age(text: str, age_text: str) -> bool:
     return False
 
 
+def band_width(label: str) -> float:
+    """Months an age band spans, to prefer the narrowest that holds an age ("Trẻ em 2 - 4
+    tuổi" before "Trẻ em 1 tháng - 6 tuổi"); open and weight bands last, in book order."""
+    band = band_months(label)
+    return band[1] - band[0] if band is not None else float("inf")
+
+
 def band_holds(label: str, months: float) -> bool:
     band = band_months(label)
     return band is not None and band[0] <= months <= band[1]

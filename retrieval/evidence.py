@@ -73,6 +73,7 @@ class SafetyFinding:
     facet: str  # interaction | warning | pregnancy | breastfeeding
     query: str
     evidence: list[Evidence]
+    via: str = ""  # the class phrasing that found an interaction ("coumarin"), "" by name
 
     @property
     def status(self) -> str:

@@ -19,6 +19,7 @@ from corpus.embedding import EmbeddingUnavailable, get_embedder
 from corpus.models import Alias, Chunk
 from corpus.sections import SECTION_TITLES
 from corpus.text import SEARCH_FILLER, fold, folded_phrase, keep_lower
+from retrieval.classes import class_words
 from retrieval.evidence import (
     MAX_CONTEXT_TOKENS,
     Evidence,
@@ -140,6 +141,7 @@ def drug_overview(drug_id: str, *, intro_only: bool = True) -> list[Evidence]:
 
 
 # Free-form ranked search -----------------------------------------------------------------
+
 
 def _content_phrase(query: str, drug_id: str | None = None, *, strip_sections: bool = False) -> str:
     """The question without filler and the drug's own name (and section phrases), folded."""
@@ -284,6 +286,25 @@ def find_condition_in_sections(
     return [_evidence(c, route="condition") for c in found]
 
 
+def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]:
+    """The interaction chunks of `drug_id` that name `other`: by its own names, else by the
+    words the book uses for its class ("coumarin" for warfarin). The second value is the class
+    phrasing that found them, "" when a name did. A chunk is selected only when it names the
+    medicine or its class, never as a whole section."""
+    hits: list[Evidence] = []
+    for name in own_names(other):
+        hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
+    if hits:
+        return unique_evidence(hits), ""
+    via = ""
+    for _, word in class_words(other):
+        found = find_condition_in_sections(drug_id, word, ["tuong_tac_thuoc"])
+        if found and not via:
+            via = word
+        hits += found
+    return unique_evidence(hits), via
+
+
 def patient_safety(
     drug_id: str,
     *,
@@ -295,11 +316,8 @@ def patient_safety(
     """Separate, facet-specific searches for one already-indicated drug."""
     findings = []
     for medicine in current_medicines:
-        # A current medicine selects an interaction chunk only when that medicine is named there.
-        hits: list[Evidence] = []
-        for name in own_names(medicine):
-            hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
-        findings.append(SafetyFinding(drug_id, "interaction", medicine, unique_evidence(hits)))
+        hits, via = interaction_evidence(drug_id, medicine)
+        findings.append(SafetyFinding(drug_id, "interaction", medicine, hits, via))
     for condition in conditions:
         hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])
         findings.append(SafetyFinding(drug_id, "warning", condition, hits))

@@ -6,7 +6,7 @@ the section a condition sits in, the bands to ask back with) comes back as `Retr
 
 from dataclasses import dataclass, field, replace
 
-from retrieval.bands import band_holds, child_bands, prints_age, youngest_first
+from retrieval.bands import band_holds, band_width, child_bands, prints_age, youngest_first
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.frame import QueryFrame
 from retrieval.queries import (
@@ -15,7 +15,7 @@ from retrieval.queries import (
     find_by_section,
     find_condition_in_sections,
     free_form,
-    own_names,
+    interaction_evidence,
     patient_safety,
     retrieve_section,
 )
@@ -110,8 +110,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         for drug_id in frame.drugs:
             hits = []
             for other in (d for d in frame.drugs if d != drug_id):
-                for name in own_names(other):
-                    hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
+                hits += interaction_evidence(drug_id, other)[0]
             named = named or bool(hits)
             evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
         absence = None if named else "interaction_not_named_in_book"
@@ -138,6 +137,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         evidence += retrieve_section(
             drug_id, frame.attribute, question, pool=frame.attribute == "than_trong"
         )
+    if frame.attribute == "chong_chi_dinh" and frame.population in POPULATION_TERMS:
+        # "Aspirin cho trẻ em được không?": the contraindications, then every caution line
+        # that names the population (Reye's syndrome is in Thận trọng).
+        evidence = unique_evidence(evidence + _population_lines(frame))
     if not evidence:
         return Retrieved(
             frame,
@@ -178,9 +181,25 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         # The book's band that holds the stated age, recorded for the answer and the audit.
         bands = child_bands(evidence)
         printed = [b for b in bands if frame.age_text and prints_age(b, frame.age_text)]
-        held = printed or [b for b in bands if band_holds(b, frame.age_months)]
+        held = printed or sorted(
+            (b for b in bands if band_holds(b, frame.age_months)), key=band_width
+        )
         frame = replace(frame, age_band=held[0] if held else None)
     return _from_decision(frame, evidence)
+
+
+# Where a population asked about as the patient's situation is looked for beyond Chống chỉ
+# định: not the dose paragraphs (every dose section names children), not interactions, not
+# pregnancy and breast-feeding (their "sơ sinh" is the mother's baby, not the patient).
+POPULATION_SITUATION_SECTIONS = ("than_trong", "tac_dung_khong_mong_muon")
+
+
+def _population_lines(frame: QueryFrame) -> list[Evidence]:
+    found: list[Evidence] = []
+    for drug_id in frame.drugs:
+        for term in POPULATION_TERMS[frame.population or ""]:
+            found += find_condition_in_sections(drug_id, term, POPULATION_SITUATION_SECTIONS)
+    return found
 
 
 # Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).

@@ -113,8 +113,27 @@ ROUTE_PHRASES: dict[str, tuple[str, ...]] = {
 # The book's own words for a population's situation, searched after the question's words when
 # those name nothing ("bệnh nhân suy thận dùng X được không" finds "ClCr" or "suy thận").
 POPULATION_TERMS: dict[str, tuple[str, ...]] = {
-    "suy_than": ("clcr", "suy thận", "thanh thải creatinin", "lọc máu"),
-    "suy_gan": ("suy gan", "bệnh gan", "xơ gan"),
+    "suy_than": (
+        "clcr",
+        "suy thận",
+        "thanh thải creatinin",
+        "lọc máu",
+        "suy chức năng thận",
+        "suy giảm chức năng thận",
+        "tổn thương thận",
+    ),
+    "suy_gan": (
+        "suy gan",
+        "bệnh gan",
+        "xơ gan",
+        "suy chức năng gan",
+        "suy giảm chức năng gan",
+        "rối loạn chức năng gan",
+        "tổn thương gan",
+    ),
+    # A child asked about as the patient's situation ("aspirin cho trẻ em được không?"): the
+    # Reye's-syndrome line sits in Thận trọng, not in Chống chỉ định.
+    "tre_em": ("trẻ em", "trẻ nhỏ", "trẻ sơ sinh", "sơ sinh", "trẻ dưới"),
     "phu_nu_mang_thai": ("người mang thai", "phụ nữ mang thai", "mang thai", "có thai"),
     "cho_con_bu": ("cho con bú",),
     "nguoi_cao_tuoi": ("người cao tuổi",),

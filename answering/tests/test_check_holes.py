@@ -6,6 +6,7 @@ from http.server import ThreadingHTTPServer
 
 import pytest
 
+from answering.followup import merge_with_prior
 from answering.grounding import numeric_tokens, verify, verify_claims
 from answering.prompts import (
     EVIDENCE_CLOSE,
@@ -14,7 +15,7 @@ from answering.prompts import (
     fence_question,
 )
 from answering.turn import answer_turn
-from answering.understanding import merge_with_prior, understand
+from answering.understanding import understand
 from corpus.models import Chunk
 
 from .conftest import answer, block_index, judge, served_provider, understood

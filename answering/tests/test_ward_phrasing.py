@@ -121,7 +121,10 @@ def test_an_antidote_question_is_answered_from_the_poisons_overdose_section(
 
 def test_two_drugs_with_a_combination_word_stay_an_interaction() -> None:
     frame = understand("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?")
-    assert frame.turn_type == "interaction" and set(frame.drugs) == {"warfarin", "acid_acetylsalicylic"}
+    assert frame.turn_type == "interaction" and set(frame.drugs) == {
+        "warfarin",
+        "acid_acetylsalicylic",
+    }
 
 
 def test_a_section_word_told_as_the_patients_history_is_a_condition() -> None:
@@ -170,7 +173,9 @@ def test_lay_words_are_searched_as_the_book_prints_them(question: str, condition
 def test_the_frame_records_the_books_band_that_holds_the_age() -> None:
     from answering.turn import answer_turn
 
-    printed = answer_turn("Liều paracetamol đường uống cho trẻ 2 - 4 tuổi là bao nhiêu?", provider=None)
+    printed = answer_turn(
+        "Liều paracetamol đường uống cho trẻ 2 - 4 tuổi là bao nhiêu?", provider=None
+    )
     assert printed.frame.age_band == "Trẻ em 2 - 4 tuổi"
     held = answer_turn("bé 18 tháng dùng paracetamol liều", provider=None)
     assert held.frame.age_months == 18 and held.frame.age_band == "Trẻ em 6 tháng - 2 tuổi"
@@ -187,7 +192,12 @@ def test_a_bound_is_not_the_age_it_bounds() -> None:
     assert under is not None and not (under[0] <= 36 <= under[1])
     result = answer_turn("amoxicilin cho trẻ 3 tuổi liều bao nhiêu", provider=None)
     assert result.frame.age_band == "Trẻ em dưới 8 tuổi"
-    assert result.blocks[0].claims[0][0].startswith("Trẻ em dưới 8 tuổi")
+    # The band leads, under its heading, and its paragraph follows in view.
+    lead, paragraph = result.blocks[0], result.blocks[1]
+    assert lead.claims[0][0].endswith(
+        ": Trẻ em dưới 8 tuổi: 50 mg/kg/ngày chia làm 3 lần (liều tối đa 1,5 g/ngày)."
+    )
+    assert not paragraph.collapsed and paragraph.claims[0][0].startswith("Trẻ em dưới 8 tuổi")
 
 
 def test_a_word_the_book_uses_is_a_condition_not_an_unknown_drug_in_a_which_drug_question() -> None:

@@ -18,15 +18,20 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from answering.delivery import Delivery, delivery
+from answering.delivery import tally as tally_delivery
 from answering.turn import answer_turn
 from corpus.models import Alias, Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
-from retrieval.catalog import ABBREVIATIONS, get_resolver
+from retrieval.catalog import ABBREVIATIONS, SALTS, get_resolver
+from retrieval.evidence import Outcome
+from retrieval.queries import own_names
 
 SITUATION = (
     "{name} dùng cho người {phrase} được không?",
@@ -114,18 +119,19 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
         for n, phrase in enumerate(list(_conditions(drug))[:PER_TEMPLATE]):
             sections = _sections_holding(drug, phrase)
             for k, template in enumerate(SITUATION):
-                yield _item("situation", drug, {drug.drug_id}, sections, template.format(name=names[(n + k) % len(names)], phrase=phrase), k)
-        labels = []
-        for label in Chunk.objects.filter(
-            section__drug=drug, section__section_key="lieu_luong_va_cach_dung"
-        ).values_list("label", flat=True):
+                yield _item("situation", drug, {drug.drug_id}, sections, template.format(name=names[(n + k) % len(names)], phrase=phrase), k, phrase)
+        labels: dict[str, str] = {}  # population label -> the first words of its paragraph
+        for label, text in (
+            Chunk.objects.filter(section__drug=drug, section__section_key="lieu_luong_va_cach_dung")
+            .order_by("part_index")
+            .values_list("label", "text")
+        ):
             for found in _POPULATION_LABEL.findall(label):
-                if found.lower() not in labels:
-                    labels.append(found.lower())
-        for n, label in enumerate(labels[:PER_TEMPLATE]):
+                labels.setdefault(found.lower(), " ".join(text.split()[:8]))
+        for n, (label, opening) in enumerate(list(labels.items())[:PER_TEMPLATE]):
             for k, template in enumerate(DOSE):
                 question = template.format(name=names[(n + k) % len(names)], label=label)
-                yield _item("dose", drug, {drug.drug_id}, {"lieu_luong_va_cach_dung"}, question, k)
+                yield _item("dose", drug, {drug.drug_id}, {"lieu_luong_va_cach_dung"}, question, k, opening)
         interaction = " ".join(
             Chunk.objects.filter(
                 section__drug=drug, section__section_key="tuong_tac_thuoc"
@@ -142,36 +148,53 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
             other_name = heading_parts(resolver.display.get(other, other))[0].lower()
             for k, template in enumerate(ANTIDOTE):
                 question = template.format(name=names[(n + k) % len(names)], other=other_name)
-                yield _item("antidote", drug, {drug.drug_id}, {"qua_lieu_va_xu_tri"}, question, k)
+                yield _item("antidote", drug, {drug.drug_id}, {"qua_lieu_va_xu_tri"}, question, k, _names_of(other))
         others = [d for d in resolver.resolve(interaction) if d != drug.drug_id][:PER_TEMPLATE]
         for n, other in enumerate(others):
             other_name = heading_parts(resolver.display.get(other, other))[0].lower()
             for k, template in enumerate(COMBINATION):
                 question = template.format(name=names[(n + k) % len(names)], other=other_name)
-                yield _item("combination", drug, {drug.drug_id, other}, {"tuong_tac_thuoc"}, question, k)
+                yield _item("combination", drug, {drug.drug_id, other}, {"tuong_tac_thuoc"}, question, k, _names_of(other))
+
+
+def _names_of(drug_id: str) -> list[str]:
+    """The names another monograph may print for a drug: its own names, and without the salt
+    ("moxifloxacin" for MOXIFLOXACIN HYDROCLORID)."""
+    names = own_names(drug_id)
+    for name in list(names):
+        parts = name.lower().split()
+        if len(parts) > 1 and parts[-1] in SALTS:
+            names.append(" ".join(parts[:-1]))
+    return list(dict.fromkeys(names))
 
 
 def _item(
-    template: str, drug: Drug, drugs: set[str], sections: set[str], question: str, k: int
+    template: str, drug: Drug, drugs: set[str], sections: set[str], question: str, k: int, key: str | list[str]
 ) -> dict[str, Any]:
     # Every other phrasing is typed without diacritics, as wards often do.
     return {
         "id": f"book-{drug.drug_id}-{template}-{abs(hash(question)) % 10**8}",
         "template": template,
         "question": fold(question) if k % 2 else question,
-        "expect": {"drugs": sorted(drugs), "sections": sorted(sections)},
+        # The key fact: the book's phrase the answer must show (the condition, the population
+        # label, the other drug), for issue 11's delivery measure.
+        "expect": {"drugs": sorted(drugs), "sections": sorted(sections), "key": key},
     }
 
 
-def score(item: dict[str, Any]) -> tuple[bool, bool]:
-    """(drug right, section right) for one generated question."""
+def score(item: dict[str, Any]) -> tuple[bool, bool, Delivery, bool]:
+    """(drug right, section right, how the key fact was delivered, answered) for one item."""
     result = answer_turn(item["question"], provider=None)
     frame = result.frame
     expected = set(item["expect"]["drugs"])
     drug_ok = expected <= set(frame.drugs)
     shown = {c.section_key for c in result.citations} | {frame.attribute}
     section_ok = bool(shown & set(item["expect"]["sections"]))
-    return drug_ok, section_ok
+    # A child's dose asked without age or weight is asked back: that is the answer, not a miss.
+    answered = result.decision in (Outcome.ANSWER, Outcome.VERIFY_PDF)
+    if result.reason == "child_dose_needs_age_or_weight":
+        return drug_ok, section_ok, Delivery(True, True, -1), False
+    return drug_ok, section_ok, delivery(result, item["expect"]["key"]), answered
 
 
 class Command(BaseCommand):
@@ -189,13 +212,16 @@ class Command(BaseCommand):
                 "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8"
             )
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+        delivered: dict[str, list[Delivery]] = defaultdict(list)
         misses = []
         for item in items:
-            drug_ok, section_ok = score(item)
+            drug_ok, section_ok, shown, answered = score(item)
             for key in (item["template"], "overall"):
                 tally[key][0] += drug_ok
                 tally[key][1] += section_ok
                 tally[key][2] += 1
+                # Visible length counts answered turns only; an abstention shows no book text.
+                delivered[key].append(shown if answered else replace(shown, visible_chars=-1))
             if not (drug_ok and section_ok):
                 misses.append(f"{item['template']}: {item['question']} (expected {item['expect']})")
         monographs = len({i["id"].split("-")[1] for i in items})
@@ -204,6 +230,13 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{key}: drug {drugs / total:.3f} ({drugs}/{total}), "
                 f"section {sections / total:.3f} ({sections}/{total})"
+            )
+        for key, found in delivered.items():
+            counted = tally_delivery(found)
+            sizes = tally_delivery(d for d in found if d.visible_chars >= 0)
+            self.stdout.write(
+                f"{key}: {counted.line().split(';')[0]}; visible median "
+                f"{sizes.median_visible}, p90 {sizes.p90_visible} chars"
             )
         for miss in misses[: options["failures"]]:
             self.stdout.write(f"MISS {miss}")

@@ -1,0 +1,222 @@
+"""The sentence that answers, before the paragraphs it sits in.
+
+A pharmacist reads out one line of the monograph: the contraindication that names the
+situation, the interaction line that names the other drug (or its class, "coumarin"), the dose
+of the child's band. These are cut from the cited chunks as *units*: a sentence inside one
+paragraph (never across a paragraph break), with the label it sits under kept in front of it
+("Thuốc uống chống đông máu: … nên paracetamol được ưa dùng hơn …"); a list of dose bands is
+cut only where the next band begins, so a band keeps its "tối đa …" with it. Tables are never
+cut. The paragraphs themselves follow, one click away.
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from answering.grounding import sentences
+from answering.ranking import indication_words
+from answering.results import Citation
+from corpus.text import words
+from retrieval.bands import age_in_bands, prints_age, weight_in_bands
+from retrieval.classes import class_words
+from retrieval.frame import QueryFrame
+from retrieval.queries import own_names
+from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
+from retrieval.situations import POPULATION_TERMS
+
+# The lead of a situation answer: at most this many of the book's sentences naming it; of a
+# which-drug answer, one line for each drug found (retrieval returns at most eight).
+LEAD_SENTENCES = 3
+LIST_LINES = 8
+
+# A paragraph's own label: a short run before its first colon ("*Trẻ em:*", "Thuốc uống chống
+# đông máu:", "Nhiễm N. meningitidis (người lành mang vi khuẩn):").
+_LABEL = re.compile(r"^(\*{0,2}[^:\n.;]{2,80}?:\*{0,2})\s+\S")
+# Where the next dose band of a list begins: "…: 120 mg; Trẻ em 2 - 4 tuổi: 180 mg; …".
+_NEXT_BAND = re.compile(
+    r";\s+(?=(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh|Người lớn|Người cao tuổi|Trên|Dưới)\b[^;:]{0,40}:)"
+)
+
+
+@dataclass(frozen=True)
+class Unit:
+    text: str  # verbatim from the chunk, or its paragraph label + " … " + a verbatim sentence
+    bare: str  # the verbatim sentence (or band) alone
+
+
+def units(text: str) -> list[Unit]:
+    """The chunk's sentences and dose bands, each within its paragraph, label kept."""
+    found: list[Unit] = []
+    heading = ""  # a paragraph that is only a heading ("*Viêm khớp dạng thấp …:*")
+    for paragraph in _paragraphs(text):
+        if paragraph.startswith("|"):
+            heading = ""
+            continue  # a table is shown whole or not at all
+        if len(paragraph) <= 120 and re.search(r":\*{0,2}$", paragraph):
+            heading = paragraph  # it heads the next paragraph, and is no answer of its own
+            continue
+        match = _LABEL.match(paragraph)
+        label = match.group(1) if match and not re.search(r"\d", match.group(1)) else ""
+        if heading:
+            label = f"{heading} {label}".strip() if label else heading
+        for n, sentence in enumerate(sentences(paragraph)):
+            for m, piece in enumerate(_NEXT_BAND.split(sentence)):
+                piece = piece.strip()
+                if not piece or (len(piece) <= 100 and piece.rstrip("* ").endswith(":")):
+                    continue  # a heading alone ("Liều cho trẻ em dưới 6 tuổi:") answers nothing
+                # A later sentence carries the paragraph's label, unless it starts a band or
+                # a label of its own; a band ("Trẻ em 3 - 6 tháng tuổi:") labels nothing else.
+                later = n > 0 or m > 0
+                own = _LABEL.match(piece)
+                carried = label and later and (not own or (_is_band(own.group(1)) and _carries_over(label)))
+                if heading and n == 0 and m == 0:
+                    shown = f"{heading} {piece}"
+                else:
+                    shown = f"{label} … {piece}" if carried else piece
+                found.append(Unit(shown, piece))
+        heading = ""
+    return found
+
+
+def _is_band(label: str) -> bool:
+    """A label that is a population or age band ("Trẻ em 6 - 12 tuổi:", "Người lớn:")."""
+    return bool(re.match(r"\W*(?:trẻ|người|sơ sinh|nhũ nhi|thiếu niên|\d)", label.lower()))
+
+
+def _carries_over(label: str) -> bool:
+    """A route or indication label ("*Uống:*") heads every band of its paragraph; a population
+    label ("Người lớn:") does not head the next population's band ("Trẻ em: …")."""
+    return not re.search(r"\b(?:trẻ|người|sơ sinh|nhũ nhi|thiếu niên)\b", label.lower())
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The chunk's paragraphs; a break inside a sentence (the extraction's, "cùng với" /
+    "amoxicilin sẽ …") joins its two halves again."""
+    joined: list[str] = []
+    for part in re.split(r"\n\s*\n|\n(?=\s*[-•])", text):
+        part = part.strip()
+        if not part:
+            continue
+        if joined and not re.search(r"[.!?:;)…*]$", joined[-1]) and part[0].islower():
+            joined[-1] = f"{joined[-1]} {part}"
+        else:
+            joined.append(part)
+    return joined
+
+
+def _said(unit: Unit, phrases: Sequence[str]) -> bool:
+    folded = f" {' '.join(words(unit.bare))} "
+    return any(f" {p} " in folded for p in phrases)
+
+
+def lead_sentences(
+    frame: QueryFrame, citations: Sequence[Citation], in_focus: Sequence[Citation] = ()
+) -> list[tuple[str, Citation]]:
+    """The units of the cited prose that answer: for a situation, those naming it,
+    contraindications first; for a combination, those naming the other drug or its class; for
+    "which drug treats …", one line per drug in the order found; for a child's dose with an
+    age or weight, the band that holds it."""
+    if frame.attribute == "lieu_luong_va_cach_dung" and frame.turn_type not in (
+        "condition_relation",
+        "interaction",
+    ):
+        return _dose_lead(frame, in_focus or citations)
+    listing = frame.turn_type == "condition_to_drug"
+    combination = frame.turn_type == "interaction" and len(frame.drugs) >= 2
+    # "Aspirin cho trẻ em được không?": the population is the situation searched for.
+    population = (
+        frame.turn_type == "drug_attribute"
+        and frame.attribute == "chong_chi_dinh"
+        and frame.population in POPULATION_TERMS
+    )
+    if not combination and not population and (
+        frame.turn_type not in ("condition_relation", "condition_to_drug") or not frame.condition
+    ):
+        return []
+    searched = (
+        [" ".join(words(t)) for t in POPULATION_TERMS[frame.population or ""]]
+        if population
+        else sub_phrases(frame.condition or "")
+    )
+    names = {d: _searched_names(d) for d in frame.drugs} if combination else {}
+    lead: list[tuple[str, Citation]] = []
+    by_class: list[tuple[str, Citation]] = []
+    for c in citations:
+        if c.quarantined or c.text.lstrip().startswith("|"):
+            continue
+        if listing and any(d.drug_id == c.drug_id for _, d in lead):
+            continue
+        if combination:
+            # The other drug by name first; a line naming only its class comes after.
+            others = [found for d, found in names.items() if d != c.drug_id]
+            named = _first_unit(c.text, [n for own, _ in others for n in own])
+            if named is not None:
+                lead.append((named, c))
+            else:
+                classed = _first_unit(c.text, [n for _, cls in others for n in cls])
+                if classed is not None:
+                    by_class.append((classed, c))
+            continue
+        found = _first_unit(c.text, searched)
+        if found is not None:
+            lead.append((found, c))  # one unit a paragraph; the paragraph itself follows
+    if combination:
+        # A class line only when no line names the drug: "thuốc chống viêm không steroid
+        # pyrazol" is not about ibuprofen, which warfarin's monograph names itself.
+        return (lead or by_class)[:LEAD_SENTENCES]
+    if listing:
+        return lead[:LIST_LINES]
+    order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
+    lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))
+    return lead[:LEAD_SENTENCES]
+
+
+def _first_unit(text: str, phrases: Sequence[str]) -> str | None:
+    return next((u.text for u in units(text) if phrases and _said(u, phrases)), None)
+
+
+def _searched_names(drug_id: str) -> tuple[list[str], list[str]]:
+    """How another monograph may name this drug: its own names, and its class words."""
+    own = [" ".join(words(n)) for n in own_names(drug_id)]
+    classes = [" ".join(words(word)) for _, word in class_words(drug_id)]
+    return [n for n in dict.fromkeys(own) if n], [n for n in dict.fromkeys(classes) if n]
+
+
+def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[str, Citation]]:
+    """The units of a child's dose that answer a stated age or weight, from the paragraphs
+    ranked first: the band that prints the age (or the narrowest band holding it), a weight
+    band that is not an age band's qualifier ("Trẻ 3 - 6 tháng: (cân nặng trên 5 kg)" is no
+    dose for a 15 kg child), and among them first those naming the question's indication."""
+    if frame.population != "tre_em" or (frame.age_text is None and frame.weight_kg is None):
+        return []
+    indication = indication_words(frame)
+    scored: list[tuple[int, int, str, Citation]] = []
+    for c in citations:
+        if c.quarantined or c.section_key != "lieu_luong_va_cach_dung":
+            continue
+        for unit in units(c.text):
+            score = _band_fit(unit.bare, frame)
+            if score and indication and _said(unit, indication):
+                score += 2
+            if score:
+                scored.append((score, len(scored), unit.text, c))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [(text, c) for _, _, text, c in scored[:2]]
+
+
+_PER_KG = re.compile(r"mg\s*/\s*kg")
+_AGE_BAND = re.compile(r"\d\s*(?:tháng|tuổi|năm tuổi)", re.IGNORECASE)
+
+
+def _band_fit(text: str, frame: QueryFrame) -> int:
+    if frame.age_text:
+        if prints_age(text, frame.age_text):
+            return 4
+        if frame.age_band and frame.age_band.lower() in " ".join(text.split()).lower():
+            return 3
+        return 1 if age_in_bands(frame.age_months, text) else 0
+    if frame.weight_kg is not None and weight_in_bands(frame.weight_kg, text):
+        return 0 if _AGE_BAND.search(text) else 3
+    if frame.weight_kg is not None and _PER_KG.search(text) and not _AGE_BAND.search(text):
+        return 1  # a dose per kilogram answers a weight too
+    return 0

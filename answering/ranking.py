@@ -1,0 +1,181 @@
+"""Which paragraphs of the cited sections answer: ranked by how well their label fits the
+question (the stated population, adult when nothing says child; the age on the book's band;
+the weight band only inside its population; the route; the indication words), then by the
+question's own words in the text.
+
+A paragraph without a label of its own continues the one before it in the section ("*Trẻ
+em*: …" then "Ibuprofen thường không khuyến cáo … dưới 7 kg"), so it is ranked under that
+label. A label naming an indication the question does not ("Viêm khớp dạng thấp …" for a
+child's fever) does not earn the indication's weight; one naming the question's does.
+"""
+
+import re
+from collections.abc import Sequence
+
+from answering.cues import age_months
+from answering.understanding import condition_words
+from corpus.text import SEARCH_FILLER, words
+from retrieval.bands import age_in_bands, prints_age, weight_in_bands
+from retrieval.catalog import get_resolver
+from retrieval.evidence import Evidence
+from retrieval.frame import QueryFrame
+
+_POPULATION_LABELS: dict[str, tuple[str, ...]] = {
+    "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
+    "nguoi_lon": ("người lớn",),
+    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "cao tuổi"),
+    "suy_than": ("suy thận", "clcr", "thanh thải creatinin"),
+    "suy_gan": ("suy gan",),
+    "phu_nu_mang_thai": ("mang thai", "có thai"),
+    "cho_con_bu": ("cho con bú",),
+}
+_ROUTE_LABELS: dict[str, tuple[str, ...]] = {
+    "uong": ("uống",),
+    "tiem_tinh_mach": ("tĩnh mạch", "truyền"),
+    "tiem_bap": ("tiêm bắp",),
+    "tiem_duoi_da": ("dưới da",),
+    "dat_truc_trang": ("trực tràng",),
+    "xit_hit": ("xịt", "hít", "khí dung"),
+}
+
+
+def _says(text: str, phrases: Sequence[str]) -> bool:
+    """Whether the text says one of the phrases as words ("nhi" is not in "nhiễm")."""
+    lowered = text.lower()
+    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", lowered) for p in phrases)
+
+
+def _label_populations(label: str) -> set[str]:
+    """The populations a label heads: those of its innermost segment that names any
+    ("Bôi tại chỗ người lớn › Người cao tuổi" heads the elderly; "Người lớn › Truyền tĩnh
+    mạch" still heads adults)."""
+    for segment in reversed(label.split("›")):
+        named = {key for key, phrases in _POPULATION_LABELS.items() if _says(segment, phrases)}
+        if named:
+            return named
+    return set()
+
+
+def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
+    """How well a chunk under this label matches the question's population, route and age."""
+    haystack = (label + " " + item.text[:160]).lower()
+    score = 0
+    # A dose asked with no population is an adult's (the book's default reader).
+    population = frame.population or (
+        "nguoi_lon" if frame.attribute == "lieu_luong_va_cach_dung" else None
+    )
+    if population:
+        labels = _POPULATION_LABELS.get(population, ())
+        score += 2 * (population in _label_populations(label))
+        # In a dose section only a paragraph's heading counts; elsewhere a mention anywhere.
+        where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else item.text
+        score += _says(where, labels)
+    if frame.route:
+        score += _says(haystack, _ROUTE_LABELS.get(frame.route, ()))
+    if frame.age_text and prints_age(item.text, frame.age_text):
+        score += 4  # the age as the book prints it, a band of its own
+    elif frame.age_band and frame.age_band.lower() in " ".join(item.text.split()).lower():
+        score += 3  # the narrowest band of the book that holds the age, as retrieval found it
+    elif frame.age_text and age_in_bands(age_months(frame.age_text), label + " " + item.text):
+        score += 2  # a band of the book that holds the age
+    # A weight band counts only inside the population it belongs to: a 70 kg adult is not
+    # served the child's "Trẻ em (từ 50 kg trở lên)" dose first.
+    child_paragraph = "tre_em" in _label_populations(label)
+    if (
+        frame.weight_kg is not None
+        and weight_in_bands(frame.weight_kg, item.text)
+        and child_paragraph == (population == "tre_em")
+    ):
+        score += 3
+    return score
+
+
+def _content_words(frame: QueryFrame, *, drop_populations: bool = False) -> list[str]:
+    """The question's own words that are not the drug, the section phrase or filler."""
+    names = tuple(d.replace("_", " ") for d in frame.drugs)
+    kept = condition_words(frame.standalone_query or "", names, drop_populations=drop_populations)
+    return [w for w in kept.split() if len(w) > 1]
+
+
+def _content_score(item: Evidence, content: Sequence[str]) -> int:
+    """Adjacent word pairs of the question found in the chunk count most, then single words."""
+    if not content:
+        return 0
+    text = f" {' '.join(words(item.text))} "
+    pairs = sum(f" {a} {b} " in text for a, b in zip(content, content[1:], strict=False))
+    singles = sum(f" {w} " in text for w in set(content))
+    return 3 * pairs + (singles if singles * 2 >= len(set(content)) else 0)
+
+
+# Words of a paragraph label that say who or how, not what for.
+_LABEL_GENERIC = frozenset(
+    words(
+        "liều lượng cách dùng thường người lớn trẻ em nhỏ sơ sinh nhũ nhi thiếu niên cao tuổi "
+        "uống tiêm truyền tĩnh mạch bắp dưới da đặt trực tràng hậu môn xịt hít khí dung suy "
+        "thận gan điều chỉnh ở và hoặc cho bệnh nhân người bệnh trong tuổi tháng kg trên "
+        "từ đến nặng nhẹ vừa chung khởi đầu duy trì trở lên lớn hơn nhỏ hơn tuần năm ngày giờ "
+        "lần"
+    )
+)
+
+
+def _indication_words(content: Sequence[str]) -> list[str]:
+    """The question's words that can name an indication: not who or how ("bé", "trẻ em",
+    "kg"), not filler ("bao nhiêu"), not the drug's name as typed ("lohatidin")."""
+    resolver = get_resolver()
+    return [
+        w
+        for w in content
+        if w not in _LABEL_GENERIC
+        and w not in SEARCH_FILLER
+        and not any(ch.isdigit() for ch in w)
+        and not resolver.resolve(w)
+    ]
+
+
+def _indication_fit(label: str, content: Sequence[str]) -> int:
+    """+1 when the paragraph's own heading says two adjacent words of the question's
+    indication ("Viêm màng não"). A heading naming another indication is not counted against
+    its paragraph: which headings are indications and which are forms ("Khí dung định liều
+    hít qua miệng") no word list tells reliably, and a wrong penalty hid dev-062's answer."""
+    own = [w for w in words(label.split("›")[-1]) if w not in _LABEL_GENERIC and not w.isdigit()]
+    asked = _indication_words(content)
+    if len(own) < 2 or not asked:
+        return 0  # a heading of who or how, or a question that names no indication
+    heading = f" {' '.join(own)} "
+    pairs = zip(asked, asked[1:], strict=False)
+    return 1 if any(f" {a} {b} " in heading for a, b in pairs) else 0
+
+
+def inherited_labels(evidence: Sequence[Evidence]) -> dict[int, str]:
+    """Each chunk's label, or the label of the chunk before it in the same section (the
+    evidence of a section comes in book order)."""
+    labels: dict[int, str] = {}
+    previous: dict[tuple[str, str], str] = {}
+    for item in evidence:
+        key = (item.drug_id, item.section_key)
+        label = item.label or previous.get(key, "")
+        previous[key] = label
+        labels[item.chunk_id] = label
+    return labels
+
+
+def indication_words(frame: QueryFrame) -> list[str]:
+    """The question's words that may name what the dose is for ("sốt", "viêm màng não")."""
+    return _indication_words(_content_words(frame, drop_populations=True))
+
+
+def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[int, int]:
+    """Label fit first (ten times), then the question's words in the text."""
+    content = _content_words(frame)
+    indication = _content_words(frame, drop_populations=True)
+    labels = inherited_labels(evidence)
+    dose = frame.attribute == "lieu_luong_va_cach_dung"
+    scores = {}
+    for item in evidence:
+        label = labels[item.chunk_id]
+        fit = _label_score(item, label, frame)
+        if dose:
+            fit += 2 * _indication_fit(label, indication)
+        scores[item.chunk_id] = 10 * fit + _content_score(item, content)
+    return scores

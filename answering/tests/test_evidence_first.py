@@ -1,0 +1,220 @@
+"""Issue 11 on the real corpus: the situation found wherever the book says it, the answering
+sentence first with its label, doses in the book's own bands, reverse lookup with the table
+of abbreviations, interactions found by a drug's class, and the pregnancy and breast-feeding
+facets of a patient's case."""
+
+import re
+
+import pytest
+
+from answering.delivery import delivery
+from answering.leads import units
+from answering.turn import answer_turn
+from corpus.models import Chunk, Drug
+from corpus.text import folded_phrase
+from retrieval.classes import class_words, classes_of
+from retrieval.retrieve import SITUATION_SECTIONS
+
+pytestmark = pytest.mark.django_db
+
+
+def ask(question: str):  # type: ignore[no-untyped-def]
+    return answer_turn(question, provider=None)
+
+
+def _lead(result) -> list[str]:  # type: ignore[no-untyped-def]
+    first = result.blocks[0]
+    assert not first.collapsed
+    return [text for text, _ in first.claims]
+
+
+# A situation in a section other than the one routed ---------------------------------------
+
+
+def test_a_child_asked_about_finds_the_reye_caution_in_than_trong() -> None:
+    result = ask("aspirin dùng cho trẻ em được không?")
+    assert result.frame.attribute == "chong_chi_dinh"  # the routed section
+    lead = _lead(result)
+    assert lead[0].startswith("Thận trọng: ") and "hội chứng Reye" in lead[0]
+    assert {c.section_key for c in result.citations} >= {"chong_chi_dinh", "than_trong"}
+    assert delivery(result, "hội chứng Reye").before_collapsed
+
+
+def test_a_section_word_inside_a_condition_name_is_the_condition() -> None:
+    # "chuyển hóa" is a Dược động học phrase; here it is part of "rối loạn chuyển hóa porphyrin".
+    for drug in ("nifedipin", "phenytoin"):
+        result = ask(f"{drug} dùng cho người rối loạn chuyển hóa porphyrin được không?")
+        assert result.frame.turn_type == "condition_relation"
+        assert "porphyrin" in _lead(result)[0].lower()
+
+
+def test_an_organ_state_is_searched_in_the_books_other_phrasings() -> None:
+    result = ask("ciprofloxacin dùng cho người bị suy chức năng gan được không?")
+    assert result.reason != "condition_not_named_in_book"
+    assert any("gan" in line.lower() for line in _lead(result))
+
+
+def test_not_named_is_said_only_after_every_situation_section_was_searched() -> None:
+    result = ask("paracetamol dùng cho người bị bệnh zyxomatosis được không?")
+    assert result.reason == "condition_not_named_in_book"
+    # The phrase is in none of the monograph's clinical sections: the absence is real.
+    texts = Chunk.objects.filter(
+        section__drug__drug_id="paracetamol", section__section_key__in=SITUATION_SECTIONS
+    ).values_list("text", flat=True)
+    assert texts and not any("zyxomatosis" in folded_phrase(t) for t in texts)
+    notice = result.blocks[0].claims[0][0]
+    assert "«bệnh zyxomatosis»" in notice or "zyxomatosis" in notice
+    assert "Thận trọng" in notice and "Tương tác" in notice and "Liều lượng" in notice
+
+
+# The answering sentence, label kept, never a band or a table cut -------------------------
+
+
+_BAND_START = re.compile(r"(?:Trẻ em|Trẻ|Sơ sinh)\s+\d[^:;]{0,30}(?:tuổi|tháng|kg)\s*:")
+
+
+def test_units_never_cut_a_dose_band_or_a_table() -> None:
+    chunks = Chunk.objects.filter(section__section_key="lieu_luong_va_cach_dung")
+    checked = 0
+    for chunk in chunks.iterator():
+        found = units(chunk.text)
+        flat = " ".join(chunk.text.split())
+        for unit in found:
+            assert not unit.bare.lstrip().startswith("|")  # tables are shown whole, not cut
+            # Verbatim: the unit's own text is the book's (its paragraph break only undone).
+            assert " ".join(unit.bare.split()) in flat
+        for band in _BAND_START.finditer(chunk.text):
+            # A band's label and its dose sit in one unit.
+            after = chunk.text[band.end() : band.end() + 12].strip()
+            if not after or after.startswith("|"):
+                continue
+            label = " ".join(band.group(0).split())
+            assert any(
+                label in " ".join(u.bare.split()) and " ".join(after.split()[:1]) in u.bare
+                for u in found
+            ), (chunk.pk, label)
+            checked += 1
+    assert checked > 30
+
+
+def test_a_later_sentence_keeps_its_paragraphs_route_label() -> None:
+    text = (
+        "*Uống:* Trẻ em 1 tháng - 6 tuổi: 20 - 30 mg/kg một liều duy nhất; tối đa 90 mg/kg/24 "
+        "giờ. Trẻ em 6 - 12 tuổi: 20 - 30 mg/kg.\n\nNgười lớn: 1 g. Trẻ em: 15 mg/kg."
+    )
+    shown = [u.text for u in units(text)]
+    assert shown[0].startswith("*Uống:* Trẻ em 1 tháng - 6 tuổi") and "tối đa 90" in shown[0]
+    assert shown[1] == "*Uống:* … Trẻ em 6 - 12 tuổi: 20 - 30 mg/kg."
+    assert shown[3] == "Trẻ em: 15 mg/kg."  # an adult's label does not head a child's band
+
+
+# Doses in the book's own bands ------------------------------------------------------------
+
+
+def test_an_age_leads_with_the_narrowest_band_that_holds_it() -> None:
+    result = ask("Paracetamol cho trẻ 3 tuổi uống liều bao nhiêu?")
+    assert result.frame.age_band == "Trẻ em 2 - 4 tuổi"
+    assert _lead(result)[0].endswith(": Trẻ em 2 - 4 tuổi: 180 mg")
+    # The band's paragraph, with its repeat interval and maximum, stays in view.
+    assert (
+        not result.blocks[1].collapsed and "tối đa 4 liều/24 giờ" in result.blocks[1].claims[0][0]
+    )
+
+
+def test_a_childs_weight_and_indication_lead_with_the_per_kg_fever_dose() -> None:
+    result = ask("Bé 15 kg sốt, ibuprofen mỗi lần cho bao nhiêu mg?")
+    lead = " ".join(_lead(result))
+    assert "Đối với sốt, 5 - 10 mg/kg" in lead
+    assert "Trẻ 3 - 6 tháng" not in lead  # an age band's weight qualifier is not a weight band
+
+
+def test_an_adult_with_a_route_gets_the_adult_paragraph_of_that_route() -> None:
+    result = ask("người lớn 60 kg dùng paracetamol truyền tĩnh mạch liều")
+    first = next(b for b in result.blocks if not b.collapsed)
+    assert "Người lớn" in first.title and "Truyền tĩnh mạch" in first.title
+
+
+def test_a_paragraph_without_a_label_is_ranked_under_the_one_before() -> None:
+    from answering.ranking import inherited_labels
+    from retrieval.queries import find_by_section
+
+    evidence = find_by_section("ibuprofen", "lieu_luong_va_cach_dung")
+    labels = inherited_labels(evidence)
+    unlabelled = [e for e in evidence if not e.label]
+    assert unlabelled and all(labels[e.chunk_id] for e in unlabelled[1:])
+    child = next(e for e in evidence if "dưới 7 kg" in e.text)
+    assert labels[child.chunk_id] == "Trẻ em"
+
+
+# Reverse lookup ---------------------------------------------------------------------------
+
+
+def test_which_drug_with_an_abbreviation_lists_each_drug_with_its_line() -> None:
+    result = ask("THA dùng thuốc gì?")
+    assert result.frame.turn_type == "condition_to_drug"
+    lines = _lead(result)
+    assert len(lines) >= 4
+    drugs = {c.drug_id for c in result.citations}
+    assert {"captopril", "enalapril", "amlodipin", "losartan"} <= drugs
+    assert all("tăng huyết áp" in line.lower() for line in lines)
+
+
+def test_a_made_up_condition_still_finds_no_drug() -> None:
+    result = ask("Thuốc nào điều trị bệnh zyxomatosis mạn?")
+    assert result.decision == "abstain"
+
+
+# Interactions by class --------------------------------------------------------------------
+
+
+def test_class_membership_comes_from_the_books_atc_code_or_class_line() -> None:
+    assert "coumarin" in {w for _, w in class_words("warfarin")}
+    amlodipin = Drug.objects.get(drug_id="amlodipin")
+    assert amlodipin.atc_codes == []  # no ATC code printed: the class line decides
+    assert "thuốc chẹn kênh calci" in {c.name for c in classes_of([], amlodipin.drug_class)}
+    assert classes_of(["J01CA04"], "") and not classes_of(["V08AB03"], "")
+
+
+def test_a_patient_on_warfarin_finds_paracetamols_coumarin_line_and_its_preference() -> None:
+    result = ask("Bệnh nhân đang dùng warfarin bị sốt dùng thuốc gì?")
+    finding = next(
+        f for f in result_safety(result) if f.drug_id == "paracetamol" and f.facet == "interaction"
+    )
+    assert finding.via == "coumarin" and finding.evidence
+    assert "được ưa dùng hơn salicylat" in finding.evidence[0].text
+    line = next(
+        t
+        for b in result.blocks
+        for t, _ in b.claims
+        if t.startswith("PARACETAMOL") and "WARFARIN" in t
+    )
+    assert "gọi theo nhóm «coumarin»" in line
+
+
+def result_safety(result):  # type: ignore[no-untyped-def]
+    from retrieval.retrieve import retrieve_for_frame
+
+    return retrieve_for_frame(result.frame, result.frame.standalone_query or "").safety
+
+
+def test_a_combination_named_only_by_class_is_found_and_not_called_absent() -> None:
+    result = ask("ibuprofen dùng chung với acid zoledronic được không?")
+    assert result.reason != "interaction_not_named_in_book"
+    assert any("chống viêm không steroid" in t for t in _lead(result))
+
+
+# Pregnancy and breast-feeding facets ------------------------------------------------------
+
+
+def test_a_pregnant_patients_which_drug_question_carries_the_pregnancy_facet() -> None:
+    result = ask("Phụ nữ có thai bị nhiễm nấm Candida dùng thuốc gì?")
+    facets = {(f.drug_id, f.facet) for f in result_safety(result) if f.evidence}
+    assert ("fluconazol", "pregnancy") in facets
+    assert any(c.section_key == "thoi_ky_mang_thai" for c in result.citations)
+
+
+def test_a_breastfeeding_patients_which_drug_question_carries_the_breastfeeding_facet() -> None:
+    result = ask("Bà mẹ cho con bú bị tăng huyết áp dùng thuốc gì?")
+    found = [f for f in result_safety(result) if f.facet == "breastfeeding"]
+    assert len(found) >= 4 and all(f.evidence for f in found)
+    assert any(c.section_key == "thoi_ky_cho_con_bu" for c in result.citations)

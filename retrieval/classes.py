@@ -1,0 +1,200 @@
+"""Drug classes as other monographs name them in their interaction lines.
+
+Paracetamol's monograph never says "warfarin": it says "coumarin và dẫn chất indandion". A
+patient on warfarin is found there only through the class. Membership comes from the book's
+own fields of the drug: its ATC code (`atc`, by prefix), or its "Loại thuốc" line holding one
+of `own` (amlodipin has no ATC code in the 2018 edition). `words` are the phrasings the book
+uses for the class in Tương tác thuốc, most specific first; matching is the same folded,
+word-bounded phrase search as for a drug's own names. Adding a class or a phrasing is adding an
+entry; keep the words specific (never "kháng sinh" or "thuốc").
+"""
+
+from dataclasses import dataclass
+
+from corpus.models import Drug
+from corpus.text import folded_phrase
+
+
+@dataclass(frozen=True)
+class DrugClass:
+    name: str
+    atc: tuple[str, ...]
+    own: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+CLASSES: tuple[DrugClass, ...] = (
+    DrugClass(
+        "thuốc chống đông kháng vitamin K",
+        ("B01AA",),
+        ("kháng vitamin k",),
+        (
+            "coumarin",
+            "dẫn chất coumarin",
+            "thuốc chống đông uống",
+            "thuốc uống chống đông máu",
+            "thuốc chống đông máu uống",
+            "kháng vitamin k",
+            "thuốc chống đông máu",
+            "thuốc chống đông",
+        ),
+    ),
+    DrugClass("heparin", ("B01AB",), (), ("thuốc chống đông máu", "thuốc chống đông")),
+    DrugClass(
+        "thuốc ức chế kết tập tiểu cầu",
+        ("B01AC",),
+        ("kết tập tiểu cầu",),
+        ("thuốc ức chế kết tập tiểu cầu", "thuốc chống kết tập tiểu cầu"),
+    ),
+    DrugClass("thuốc tiêu huyết khối", ("B01AD",), ("tan huyết khối",), ("tiêu huyết khối",)),
+    DrugClass(
+        "chất ức chế ACE",
+        ("C09A", "C09B"),
+        ("ức chế men chuyển", "ức chế enzym chuyển"),
+        (
+            "chất ức chế ace",
+            "thuốc ức chế ace",
+            "ức chế ace",
+            "ức chế enzym chuyển",
+            "ức chế men chuyển",
+        ),
+    ),
+    DrugClass(
+        "thuốc đối kháng thụ thể angiotensin II",
+        ("C09C", "C09D"),
+        ("angiotensin ii",),
+        ("đối kháng thụ thể angiotensin",),
+    ),
+    DrugClass(
+        "glycosid trợ tim",
+        ("C01AA",),
+        ("glycosid trợ tim",),
+        ("glycosid trợ tim", "glycosid tim", "digitalis"),
+    ),
+    DrugClass("thuốc chẹn beta", ("C07",), ("chẹn beta",), ("thuốc chẹn beta", "chẹn beta")),
+    DrugClass(
+        "thuốc chẹn kênh calci",
+        ("C08",),
+        ("kênh calci",),
+        ("thuốc chẹn kênh calci", "chẹn kênh calci", "đối kháng kênh calci"),
+    ),
+    DrugClass("thuốc lợi tiểu quai", ("C03C",), ("lợi tiểu quai",), ("lợi tiểu quai",)),
+    DrugClass("thuốc lợi tiểu thiazid", ("C03A", "C03B"), ("thiazid",), ("thiazid",)),
+    DrugClass(
+        "thuốc lợi tiểu giữ kali",
+        ("C03D",),
+        ("giữ kali",),
+        ("lợi tiểu giữ kali", "thuốc giữ kali"),
+    ),
+    DrugClass(
+        "thuốc chống viêm không steroid",
+        ("M01A",),
+        ("chống viêm không steroid",),
+        ("thuốc chống viêm không steroid", "chống viêm không steroid", "nsaid"),
+    ),
+    DrugClass("salicylat", ("N02BA",), ("salicylat",), ("salicylat",)),
+    DrugClass(
+        "corticosteroid",
+        ("H02AB",),
+        ("corticosteroid", "glucocorticoid"),
+        ("corticosteroid", "corticoid", "glucocorticoid"),
+    ),
+    DrugClass("aminoglycosid", ("J01G",), ("aminoglycosid",), ("aminoglycosid",)),
+    DrugClass("quinolon", ("J01M",), ("quinolon",), ("fluoroquinolon", "quinolon")),
+    DrugClass("macrolid", ("J01FA",), ("macrolid",), ("macrolid",)),
+    DrugClass("penicilin", ("J01C",), ("penicilin",), ("penicilin",)),
+    DrugClass("cephalosporin", ("J01DB", "J01DC", "J01DD", "J01DE"), (), ("cephalosporin",)),
+    DrugClass("tetracyclin", ("J01AA",), (), ("tetracyclin",)),
+    DrugClass(
+        "thuốc chống nấm azol",
+        ("J02AB", "J02AC"),
+        (),
+        ("thuốc chống nấm azol", "thuốc chống nấm nhóm azol", "dẫn chất azol"),
+    ),
+    DrugClass(
+        "insulin và thuốc hạ glucose máu",
+        ("A10",),
+        ("hạ glucose máu", "chống đái tháo đường"),
+        ("thuốc hạ glucose máu", "thuốc hạ glucose huyết", "thuốc hạ đường huyết"),
+    ),
+    DrugClass("sulfonylurê", ("A10BB",), (), ("sulfonylurê", "sulfonylure")),
+    DrugClass(
+        "thuốc giảm đau opioid",
+        ("N02A",),
+        ("opioid",),
+        ("thuốc giảm đau opioid", "opioid", "opiat", "thuốc giảm đau gây nghiện"),
+    ),
+    DrugClass("benzodiazepin", ("N05BA", "N05CD"), ("benzodiazepin",), ("benzodiazepin",)),
+    DrugClass(
+        "thuốc chống trầm cảm ba vòng",
+        ("N06AA",),
+        ("ba vòng",),
+        ("thuốc chống trầm cảm ba vòng", "chống trầm cảm ba vòng"),
+    ),
+    DrugClass(
+        "thuốc chống động kinh",
+        ("N03A",),
+        ("chống động kinh", "chống co giật"),
+        ("thuốc chống động kinh", "thuốc chống co giật"),
+    ),
+    DrugClass("hydantoin", ("N03AB",), (), ("hydantoin",)),
+    DrugClass(
+        "thuốc ức chế bơm proton",
+        ("A02BC",),
+        ("bơm proton",),
+        ("thuốc ức chế bơm proton", "ức chế bơm proton"),
+    ),
+    DrugClass(
+        "thuốc kháng histamin",
+        ("R06A",),
+        ("kháng histamin",),
+        ("thuốc kháng histamin", "kháng histamin"),
+    ),
+    DrugClass(
+        "thuốc chống loạn nhịp",
+        ("C01B",),
+        ("chống loạn nhịp",),
+        ("thuốc chống loạn nhịp",),
+    ),
+    DrugClass(
+        "thuốc phong bế thần kinh - cơ",
+        ("M03A",),
+        ("phong bế thần kinh",),
+        ("thuốc phong bế thần kinh - cơ", "thuốc giãn cơ", "chẹn thần kinh cơ"),
+    ),
+    DrugClass(
+        "thuốc kích thích beta2",
+        ("R03AC", "R03CC"),
+        ("beta2",),
+        ("thuốc kích thích beta", "thuốc chủ vận beta"),
+    ),
+)
+
+
+def classes_of(atc_codes: list[str], drug_class: str) -> list[DrugClass]:
+    """The classes a drug belongs to by its ATC codes or its own "Loại thuốc" line."""
+    own = f" {folded_phrase(drug_class)} "
+    found = []
+    for item in CLASSES:
+        by_atc = any(code.startswith(prefix) for code in atc_codes for prefix in item.atc)
+        by_line = any(f" {folded_phrase(word)} " in own for word in item.own)
+        if by_atc or by_line:
+            found.append(item)
+    return found
+
+
+def class_words(drug_id: str) -> tuple[tuple[str, str], ...]:
+    """(class name, phrasing) pairs to search other monographs with, most specific first,
+    each phrasing once. Read from the database each time (one indexed row): a re-ingest or an
+    admin edit is seen at once, in every worker."""
+    row = Drug.objects.filter(drug_id=drug_id).values_list("atc_codes", "drug_class").first()
+    if row is None:
+        return ()
+    seen: set[str] = set()
+    pairs = []
+    for item in classes_of(list(row[0] or []), row[1] or ""):
+        for word in item.words:
+            if word not in seen:
+                seen.add(word)
+                pairs.append((item.name, word))
+    return tuple(pairs)
