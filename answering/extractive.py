@@ -5,8 +5,14 @@ does not name ("không có nghĩa là an toàn")."""
 
 from answering.leads import lead_sentences
 from answering.metrics import EXTRACTIVE
-from answering.notices import not_found_blocks, safety_blocks
-from answering.ranking import paragraph_scores
+from answering.notices import (
+    not_found_blocks,
+    route_block,
+    route_replies,
+    routes_in_view,
+    safety_blocks,
+)
+from answering.ranking import focus
 from answering.results import (
     AnswerBlock,
     BlockKind,
@@ -20,7 +26,7 @@ from answering.results import (
 )
 from corpus.text import as_typed
 from retrieval.catalog import get_resolver
-from retrieval.evidence import Evidence, Outcome
+from retrieval.evidence import Outcome
 from retrieval.retrieve import Retrieved
 
 # What an answer shows before anything is expanded, when no paragraph stands out (issue 11:
@@ -39,18 +45,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     """Verbatim quotes with citations, the most relevant paragraphs first."""
     frame = retrieved.frame
     evidence = list(retrieved.evidence)
-    focused: list[Evidence] = []
-    if len(evidence) >= 2 and frame.turn_type not in ("drug_overview", "condition_to_drug"):
-        scores = paragraph_scores(evidence, frame)
-        # The focus is what can be shown: a table held for review is never the paragraph in
-        # view (its notice is), so it does not push a fitting paragraph beside it out of
-        # focus; but a paragraph that only shares a word with the question is no focus either.
-        best_all = max(scores.values(), default=0)
-        best = max((scores[e.chunk_id] for e in evidence if not e.needs_visual_check), default=0)
-        if best < best_all and best < 10:
-            best = 0
-        if best > 0:
-            focused = [e for e in evidence if scores[e.chunk_id] == best]
+    focused = focus(evidence, frame)
     rest = [e for e in evidence if e not in focused]
     ordered = focused + rest
     citations = citations_for(ordered)
@@ -154,6 +149,12 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             ),
         )
         lines.insert(0, absent)
+    several = routes_in_view(frame, blocks)
+    if several:
+        # An adult's dose with no route, paragraphs of several routes in view: named, with
+        # one quick reply per route (a follow-up with the route narrows it).
+        blocks.append(route_block(frame, several))
+        lines.append(blocks[-1].claims[0][0])
     named_first, named_last = not_found_blocks(frame)
     if named_first is not None:
         blocks.insert(0, named_first)
@@ -171,7 +172,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         "\n\n".join(lines),
         blocks,
         citations,
-        quick_replies=did_you_mean(frame)[1],
+        quick_replies=did_you_mean(frame)[1] or route_replies(several),
         near_misses=retrieved.near_misses,
         extractive=True,
     )

@@ -28,6 +28,7 @@ def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str)
             and (
                 frame.attribute
                 or frame.population
+                or frame.route  # "Đường uống", the route quick reply of a dose answer
                 or frame.age_text
                 or frame.weight_kg
                 or has(folded_phrase(question), "continue")

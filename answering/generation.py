@@ -11,6 +11,7 @@ from answering.grounding import GroundedClaim, numeric_tokens, verify_claims
 from answering.notices import not_found_blocks, safety_blocks
 from answering.prompts import answer_request, entailment_request, evidence_label
 from answering.providers import Budget, Provider, ProviderError
+from answering.ranking import focus_first
 from answering.results import (
     DOSAGE_SECTIONS,
     WARNING_SECTIONS,
@@ -79,7 +80,10 @@ def _plan(question: str, evidence: Sequence[Evidence], list_mode: bool) -> dict[
 
 
 def _blocks_for(evidence: Sequence[Evidence]) -> list[tuple[str, str]]:
-    return [(evidence_label(e.drug_id, e.drug_name, e.section_title), e.text) for e in evidence]
+    return [
+        (evidence_label(e.drug_id, e.drug_name, e.section_title, e.label), e.text)
+        for e in evidence
+    ]
 
 
 def _generate(
@@ -168,7 +172,9 @@ def generated_answer(
     question: str, retrieved: Retrieved, provider: Provider, budget: Budget
 ) -> TurnResult:
     frame = retrieved.frame
-    evidence = list(retrieved.evidence)
+    # The model reads the passages in the order the no-model answer shows them, each with
+    # its section and paragraph label: generation starts from the right text.
+    evidence = focus_first(retrieved.evidence, frame)
     allowed = (
         sorted({e.drug_id for e in evidence}) if frame.turn_type == "condition_to_drug" else []
     )

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from answering.results import AnswerBlock, BlockKind, Citation, did_you_mean
 from retrieval.catalog import get_resolver
 from retrieval.frame import QueryFrame
+from retrieval.phrases import routes
 from retrieval.retrieve import Retrieved
 
 _FACETS = {
@@ -88,3 +89,48 @@ def not_found_blocks(frame: QueryFrame) -> tuple[AnswerBlock | None, AnswerBlock
 
 def _quoted(names: Sequence[str]) -> str:
     return ", ".join(f"«{n}»" for n in names)
+
+
+ROUTE_NAMES = {
+    "uong": "uống",
+    "tiem_tinh_mach": "tiêm/truyền tĩnh mạch",
+    "tiem_bap": "tiêm bắp",
+    "tiem_duoi_da": "tiêm dưới da",
+    "dat_truc_trang": "đặt trực tràng",
+    "xit_hit": "xịt/hít",
+    "nho_mat": "nhỏ mắt",
+    "boi_ngoai_da": "bôi ngoài da",
+}
+
+
+def routes_in_view(frame: QueryFrame, blocks: Sequence[AnswerBlock]) -> list[str]:
+    """The routes of the dose paragraphs in view, in the order shown, when an adult's dose
+    was asked without one. Measured (`bench/routes.py`): 16 of 94 such answers show two or
+    more routes, and in 13 the first shown is the route the section names first; so the
+    answer keeps the book's order and names the routes, rather than asking back."""
+    if frame.attribute != "lieu_luong_va_cach_dung" or frame.route is not None:
+        return []
+    if frame.population not in (None, "nguoi_lon") or frame.turn_type == "interaction":
+        return []
+    seen: list[str] = []
+    for block in blocks:
+        if block.collapsed or block.section_key != "lieu_luong_va_cach_dung":
+            continue
+        opening = block.claims[0][0][:80] if block.claims else ""
+        for route in routes(f"{block.title} {opening}"):
+            if route in ROUTE_NAMES and route not in seen:
+                seen.append(route)
+    return seen if len(seen) >= 2 else []
+
+
+def route_block(frame: QueryFrame, seen: Sequence[str]) -> AnswerBlock:
+    names = ", ".join(ROUTE_NAMES[r] for r in seen)
+    text = (
+        f"Dược thư ghi liều theo nhiều đường dùng ({names}); các đoạn trên theo thứ tự của "
+        "sách. Hỏi kèm đường dùng để xem riêng một đường."
+    )
+    return AnswerBlock("Nhiều đường dùng", BlockKind.NOTICE, "", frame.drugs[0], [(text, [])])
+
+
+def route_replies(seen: Sequence[str]) -> list[str]:
+    return [f"Đường {ROUTE_NAMES[r]}" for r in seen][:4]

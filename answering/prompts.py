@@ -144,8 +144,9 @@ def fence_question(question: str) -> str:
     return f"{QUESTION_OPEN}\n{strip_markers(question)}\n{QUESTION_CLOSE}"
 
 
-def evidence_label(drug_id: str, drug_name: str, section_title: str) -> str:
-    return f"(drug_id={drug_id}; thuốc={drug_name}; mục={section_title})"
+def evidence_label(drug_id: str, drug_name: str, section_title: str, label: str = "") -> str:
+    heading = f"; đoạn={label}" if label else ""
+    return f"(drug_id={drug_id}; thuốc={drug_name}; mục={section_title}{heading})"
 
 
 def fence_evidence(blocks: Sequence[tuple[str, str]]) -> str:

@@ -179,3 +179,25 @@ def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[in
             fit += 2 * _indication_fit(label, indication)
         scores[item.chunk_id] = 10 * fit + _content_score(item, content)
     return scores
+
+
+def focus(evidence: Sequence[Evidence], frame: QueryFrame) -> list[Evidence]:
+    """The paragraphs that fit the question best, in book order; none when nothing fits.
+
+    The focus is what can be shown: a table held for review is never the paragraph in view
+    (its notice is), so it does not push a fitting paragraph beside it out of focus; but a
+    paragraph that only shares a word with the question is no focus either."""
+    if len(evidence) < 2 or frame.turn_type in ("drug_overview", "condition_to_drug"):
+        return []
+    scores = paragraph_scores(evidence, frame)
+    best_all = max(scores.values(), default=0)
+    best = max((scores[e.chunk_id] for e in evidence if not e.needs_visual_check), default=0)
+    if best < best_all and best < 10:
+        best = 0
+    return [e for e in evidence if best > 0 and scores[e.chunk_id] == best]
+
+
+def focus_first(evidence: Sequence[Evidence], frame: QueryFrame) -> list[Evidence]:
+    """The evidence with its focus first: the order both answer modes quote and cite in."""
+    focused = focus(evidence, frame)
+    return focused + [e for e in evidence if e not in focused]

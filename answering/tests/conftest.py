@@ -117,8 +117,10 @@ def scripted() -> Iterator[Callable[..., ScriptedModel]]:
 
 def block_index(question: str, needle: str) -> int:
     """The 1-based evidence number of the block containing `needle` for this question."""
+    from answering.ranking import focus_first
+
     retrieved = retrieve_for_frame(understand(question), question)
-    for n, item in enumerate(retrieved.evidence, 1):
+    for n, item in enumerate(focus_first(retrieved.evidence, retrieved.frame), 1):
         if needle in item.text:
             return n
     raise AssertionError(f"{needle!r} is not in the evidence of {question!r}")

@@ -218,3 +218,42 @@ def test_a_breastfeeding_patients_which_drug_question_carries_the_breastfeeding_
     found = [f for f in result_safety(result) if f.facet == "breastfeeding"]
     assert len(found) >= 4 and all(f.evidence for f in found)
     assert any(c.section_key == "thoi_ky_cho_con_bu" for c in result.citations)
+
+
+# Model mode reads the same ranked, labelled passages --------------------------------------
+
+
+def test_the_model_reads_the_focused_passage_first_with_its_labels(scripted) -> None:  # type: ignore[no-untyped-def]
+    from answering.tests.conftest import answer, block_index, understood
+
+    question = "Paracetamol cho trẻ 3 tuổi uống liều bao nhiêu?"
+    band = block_index(question, "Trẻ em 2 - 4 tuổi: 180 mg")
+    provider = scripted(
+        understood(question), answer("Trẻ em 2 - 4 tuổi: 180 mg.", [band]), {"verdicts": []}
+    )
+    answer_turn(question, provider=provider)
+    _, user = provider.prompts[1]
+    first = user.split("[1] ", 1)[1].split("\n[2] ", 1)[0]
+    # The first passage is the one the no-model answer shows first, under its labels.
+    assert "mục=Liều lượng và cách dùng" in first and "đoạn=Liều lượng › Trẻ em" in first
+    assert band == 1 and "Trẻ em 2 - 4 tuổi: 180 mg" in first
+
+
+def test_an_adults_dose_with_several_routes_names_them_and_a_route_narrows_it() -> None:
+    from answering.turn import answer_in_conversation
+
+    result = ask("Liều paracetamol cho người lớn?")
+    notice = next(b for b in result.blocks if b.title == "Nhiều đường dùng")
+    assert "uống" in notice.claims[0][0] and "tĩnh mạch" in notice.claims[0][0]
+    assert result.quick_replies == ["Đường uống", "Đường tiêm/truyền tĩnh mạch"]
+    shown = [b for b in result.blocks if not b.collapsed and b.section_key]
+    assert shown[0].title.endswith("Liều lượng › Người lớn")  # the book's order: oral first
+    narrowed = answer_in_conversation(
+        ["Liều paracetamol cho người lớn?", "Đường tiêm/truyền tĩnh mạch"]
+    )
+    first = next(b for b in narrowed.blocks if not b.collapsed)
+    assert narrowed.frame.route == "tiem_tinh_mach" and "Truyền tĩnh mạch" in first.title
+    assert not any(b.title == "Nhiều đường dùng" for b in narrowed.blocks)
+    # One route in view: nothing to name.
+    single = ask("Liều ceftriaxon cho người lớn tiêm bắp?")
+    assert not any(b.title == "Nhiều đường dùng" for b in single.blocks)

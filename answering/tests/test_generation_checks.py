@@ -31,9 +31,18 @@ def test_a_grounded_entailed_answer_is_shown_with_blocks_from_its_section(script
     assert len(provider.prompts) == 3
 
 
+def _first_block_without(question: str, text: str) -> int:
+    from answering.ranking import focus_first
+    from answering.understanding import understand
+    from retrieval.retrieve import retrieve_for_frame
+
+    retrieved = retrieve_for_frame(understand(question), question)
+    ordered = focus_first(retrieved.evidence, retrieved.frame)
+    return next(n for n, e in enumerate(ordered, 1) if text not in e.text)
+
+
 def test_a_number_from_the_wrong_block_is_rejected(scripted) -> None:  # type: ignore[no-untyped-def]
-    n = block_index(ADULT, ADULT_TEXT)
-    wrong = 1 if n != 1 else 2
+    wrong = _first_block_without(ADULT, "4 g/ngày")
     result = answer_turn(
         ADULT, provider=scripted(understood(ADULT), answer("Người lớn tối đa là 4 g/ngày", [wrong]))
     )
@@ -241,8 +250,9 @@ def test_numbers_are_suppressed_outside_dosage_questions_and_the_plan_is_not_fac
     answer_turn(ADULT, provider=dosage)
     assert "KHÔNG đưa chữ số" not in dosage.prompts[1][0]
     judge_system, judge_user = dosage.prompts[2]
+    # The judge sees each block under its drug, section and paragraph label.
     assert (
-        "(drug_id=paracetamol; thuốc=PARACETAMOL (Acetaminophen); mục=Liều lượng và cách dùng)"
-        in judge_user
+        "(drug_id=paracetamol; thuốc=PARACETAMOL (Acetaminophen); mục=Liều lượng và cách dùng; "
+        "đoạn=Liều lượng › Người lớn)" in judge_user
     )
     assert "đọc HẾT danh sách" in judge_system and "DỮ LIỆU" in judge_system
