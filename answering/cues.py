@@ -107,6 +107,11 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "TB": "tiêm bắp",
     "TDD": "tiêm dưới da",
     "GERD": "trào ngược dạ dày thực quản",
+    "HP": "Helicobacter pylori",
+    "VKDT": "viêm khớp dạng thấp",
+    "ĐTN": "đau thắt ngực",
+    "NKHH": "nhiễm khuẩn hô hấp",
+    "VPCĐ": "viêm phổi mắc phải tại cộng đồng",
 }
 _ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
 # (stamp of the pharmacists' table, the merged table); rebuilt when the stamp changes.
@@ -157,6 +162,9 @@ LAY_TERMS: dict[str, str] = {
     "hen suyễn": "hen phế quản",
     "tiêu chảy": "ỉa chảy",
     "migraine": "đau nửa đầu",
+    "type": "typ",  # "ĐTĐ type 2": the book prints "typ 2"
+    "tuýp": "typ",
+    "týp": "typ",
 }
 # Typed with diacritics or entirely without them ("ha duong huyet").
 _LAY_PATTERNS = [

@@ -76,12 +76,14 @@ def condition_words(
         if (tokens[k], tokens[k + 1]) in KEPT_TOGETHER:
             kept_pair[k] = kept_pair[k + 1] = True
     names = {w for name in drug_names for w in folded_phrase(name).split()}
+    # A number is an age or a dose, not the condition, except a type's ("typ 2").
+    typed_number = {k for k in range(1, len(tokens)) if tokens[k - 1] in ("typ", "type", "tuyp")}
     kept = [
         w
-        for w, t, gone, pair in zip(tokens, typed, cut, kept_pair, strict=True)
+        for k, (w, t, gone, pair) in enumerate(zip(tokens, typed, cut, kept_pair, strict=True))
         if not gone
         and w not in names
-        and not w.isdigit()
+        and (not w.isdigit() or k in typed_number)
         and (pair or not is_filler(w, t, CASE_FILLER))
     ]
     return " ".join(kept)

@@ -31,6 +31,7 @@ from retrieval.evidence import (
 )
 from retrieval.phrases import section_matches
 from retrieval.rerank import rerank
+from retrieval.situations import condition_synonyms
 
 logger = logging.getLogger("duocthu.retrieval")
 
@@ -213,29 +214,53 @@ def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS)
 
 
 def find_by_indication(condition: str, section_key: str = "chi_dinh") -> list[Evidence]:
-    """Drugs whose Chỉ định (or another section: ADR, contraindications) names the condition
-    as a contiguous, word-bounded phrase; dense search only when that finds nothing."""
+    """Drugs whose Chỉ định (or another section: ADR, contraindications) names the condition,
+    ranked: the whole phrase or a phrase the book uses for the same condition (the synonym
+    table) counts fully; a contiguous part of two thirds of its words or more counts by its
+    share ("viêm loét dạ dày tá tràng" finds "loét dạ dày tá tràng"); an earlier mention in a
+    shorter chunk ranks higher. Dense search only when no phrase is found: a made-up condition
+    still finds nothing by words."""
+    best: dict[int, Evidence] = {}
+    for phrase, weight in indication_phrases(condition):
+        pattern = re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
+        query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
+        chunks = _chunks().filter(
+            section__section_key=section_key, kind=Chunk.Kind.PROSE, fts_folded=query
+        )
+        for chunk in chunks:
+            text = folded_phrase(chunk.text)
+            match = pattern.search(text)
+            if match is None:
+                continue
+            position = len(text[: match.start()].split())
+            n_words = len(text.split())
+            score = weight * (1 + 1 / (1 + position) + 1 / (1 + n_words / 40))
+            if chunk.pk not in best or best[chunk.pk].score < score:
+                best[chunk.pk] = _evidence(chunk, score, route="indication")
+    hits = list(best.values())
+    if not hits and folded_phrase(condition):
+        hits = dense_search(condition, section_keys=[section_key], limit=40)
+    return _group_by_drug(hits)
+
+
+def indication_phrases(condition: str) -> list[tuple[str, float]]:
+    """(folded phrase, weight): the condition and its synonyms at 1, then its contiguous parts
+    of at least two words and two thirds of its length, weighted by their share of it."""
     phrase = folded_phrase(condition)
     if not phrase:
         return []
-    query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
-    pattern = re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
-    chunks = _chunks().filter(
-        section__section_key=section_key, kind=Chunk.Kind.PROSE, fts_folded=query
-    )
-    hits = []
-    for chunk in chunks:
-        text = folded_phrase(chunk.text)
-        match = pattern.search(text)
-        if match is None:
-            continue
-        position = len(text[: match.start()].split())
-        n_words = len(text.split())
-        score = 1 + 1 / (1 + position) + 1 / (1 + n_words / 40)
-        hits.append(_evidence(chunk, score, route="indication"))
-    if not hits:
-        hits = dense_search(condition, section_keys=[section_key], limit=40)
-    return _group_by_drug(hits)
+    found = {phrase: 1.0}
+    for synonym in condition_synonyms(phrase):
+        found.setdefault(synonym, 1.0)
+    tokens = phrase.split()
+    shortest = max(2, -(-2 * len(tokens) // 3))
+    for length in range(len(tokens) - 1, shortest - 1, -1):
+        for start in range(0, len(tokens) - length + 1):
+            part = " ".join(tokens[start : start + length])
+            found.setdefault(part, length / len(tokens))
+            for synonym in condition_synonyms(part):
+                found.setdefault(synonym, length / len(tokens))
+    return list(found.items())
 
 
 def _group_by_drug(hits: Sequence[Evidence]) -> list[Evidence]:

@@ -5,6 +5,8 @@ question was typed with diacritics they must agree (`retrieval/phrases.py`). Add
 phrasing is adding an entry.
 """
 
+from corpus.text import folded_phrase
+
 POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
     "tre_em": (
         "trẻ em",
@@ -138,3 +140,40 @@ POPULATION_TERMS: dict[str, tuple[str, ...]] = {
     "cho_con_bu": ("cho con bú",),
     "nguoi_cao_tuoi": ("người cao tuổi",),
 }
+
+
+# Phrases the book uses for one condition, each group searched as one (the shared corpus:
+# "Helicobacter pylori" 9 times, "H. pylori" 3). Written as printed; matched folded.
+CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("helicobacter pylori", "h. pylori", "h pylori"),
+    ("loét dạ dày tá tràng", "loét dạ dày - tá tràng", "loét dạ dày, tá tràng"),
+    ("đái tháo đường typ 2", "đái tháo đường không phụ thuộc insulin"),
+    ("đái tháo đường typ 1", "đái tháo đường phụ thuộc insulin"),
+    ("rung nhĩ", "rung tâm nhĩ"),
+    ("động kinh cơn lớn", "động kinh co cứng - co giật", "cơn co cứng - co giật"),
+    ("trào ngược dạ dày thực quản", "trào ngược dạ dày - thực quản"),
+    ("suy tim sung huyết", "suy tim"),
+    ("nhiễm khuẩn tiết niệu", "nhiễm khuẩn đường tiết niệu"),
+    ("viêm phổi cộng đồng", "viêm phổi mắc phải tại cộng đồng"),
+)
+
+
+def _folded_groups() -> list[list[str]]:
+    return [[folded_phrase(p) for p in group] for group in CONDITION_SYNONYMS]
+
+
+def condition_synonyms(folded: str) -> list[str]:
+    """The other phrases of the book for a folded condition phrase: where a group's phrase is
+    the whole of it or a word-bounded part, that part replaced by each other phrase."""
+    found: list[str] = []
+    padded = f" {folded} "
+    for group in _folded_groups():
+        for phrase in group:
+            if f" {phrase} " not in padded:
+                continue
+            for other in group:
+                if other != phrase:
+                    replaced = padded.replace(f" {phrase} ", f" {other} ").strip()
+                    if replaced not in found and replaced != folded:
+                        found.append(replaced)
+    return found

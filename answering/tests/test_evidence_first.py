@@ -159,6 +159,34 @@ def test_which_drug_with_an_abbreviation_lists_each_drug_with_its_line() -> None
     assert all("tăng huyết áp" in line.lower() for line in lines)
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # An abbreviation the table writes out, and the book's two spellings of the bacterium.
+        ("nhiễm HP dùng thuốc gì", {"amoxicilin", "metronidazol"}),
+        # A part of the phrase: omeprazol's line says "loét dạ dày tá tràng".
+        ("Thuốc nào trị viêm loét dạ dày tá tràng?", {"omeprazol", "metronidazol"}),
+        # "type 2" read as the book's "typ 2", the type's number kept.
+        ("ĐTĐ type 2 dùng thuốc gì?", {"metformin", "acarbose"}),
+    ],
+)
+def test_reverse_lookup_ranks_synonyms_and_parts_of_the_phrase(question, expected) -> None:  # type: ignore[no-untyped-def]
+    result = ask(question)
+    assert result.frame.turn_type == "condition_to_drug"
+    assert expected <= {c.drug_id for c in result.citations}
+
+
+def test_the_phrases_searched_for_a_condition() -> None:
+    from retrieval.queries import indication_phrases
+    from retrieval.situations import condition_synonyms
+
+    assert "h pylori" in condition_synonyms("nhiem helicobacter pylori".replace("nhiem ", ""))
+    phrases = dict(indication_phrases("viêm loét dạ dày tá tràng"))
+    assert phrases["viem loet da day ta trang"] == 1.0
+    assert phrases["loet da day ta trang"] == pytest.approx(5 / 6)
+    assert "da day" not in phrases  # a part shorter than two thirds is not searched
+
+
 def test_a_made_up_condition_still_finds_no_drug() -> None:
     result = ask("Thuốc nào điều trị bệnh zyxomatosis mạn?")
     assert result.decision == "abstain"

@@ -148,12 +148,12 @@ def test_an_abbreviation_a_pharmacist_adds_is_read_and_survives_reingest(
     from corpus.ingest import ingest_formulary
     from corpus.models import Abbreviation
 
-    assert understand("Thuốc nào điều trị VKDT?").condition == "vkdt"
-    Abbreviation.objects.create(short="VKDT", expansion="viêm khớp dạng thấp")
+    assert understand("Thuốc nào điều trị VLDDTT?").condition == "vlddtt"
+    Abbreviation.objects.create(short="VLDDTT", expansion="viêm loét dạ dày tá tràng")
     ingest_formulary(small_corpus())
-    assert Abbreviation.objects.filter(short="VKDT").exists()
-    frame = understand("Thuốc nào điều trị VKDT?")
-    assert frame.turn_type == "condition_to_drug" and frame.condition == "viem khop dang thap"
+    assert Abbreviation.objects.filter(short="VLDDTT").exists()
+    frame = understand("Thuốc nào điều trị VLDDTT?")
+    assert frame.turn_type == "condition_to_drug" and frame.condition == "viem loet da day ta trang"
 
 
 @pytest.mark.parametrize(
