@@ -85,8 +85,12 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     lead = [] if not_named else lead_sentences(frame, shown, in_focus)
     if lead:
         # The answering sentences first; the paragraphs they come from one click away (a
-        # dose band's paragraph stays in view: its frequency and maximum are part of the dose).
-        dose = frame.attribute == "lieu_luong_va_cach_dung" and frame.turn_type != "interaction"
+        # dose band's or an antidote's paragraph stays in view: its frequency, maximum and
+        # regimen are part of the answer).
+        dose = (
+            frame.attribute in ("lieu_luong_va_cach_dung", "qua_lieu_va_xu_tri")
+            and frame.turn_type != "interaction"
+        )
         for block in blocks:
             block.collapsed = block.collapsed or not dose
         listing = frame.turn_type == "condition_to_drug"

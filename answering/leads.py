@@ -13,11 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from answering.grounding import sentences
+from answering.grounding import numeric_tokens, sentences
 from answering.ranking import indication_words
 from answering.results import Citation
 from corpus.text import words
 from retrieval.bands import age_in_bands, prints_age, weight_in_bands
+from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame
 from retrieval.queries import own_names
@@ -68,7 +69,11 @@ def units(text: str) -> list[Unit]:
                 # a label of its own; a band ("Trẻ em 3 - 6 tháng tuổi:") labels nothing else.
                 later = n > 0 or m > 0
                 own = _LABEL.match(piece)
-                carried = label and later and (not own or (_is_band(own.group(1)) and _carries_over(label)))
+                carried = (
+                    label
+                    and later
+                    and (not own or (_is_band(own.group(1)) and _carries_over(label)))
+                )
                 if heading and n == 0 and m == 0:
                     shown = f"{heading} {piece}"
                 else:
@@ -121,6 +126,8 @@ def lead_sentences(
         "interaction",
     ):
         return _dose_lead(frame, in_focus or citations)
+    if frame.attribute == "qua_lieu_va_xu_tri":
+        return _antidote_lead(frame, citations)
     listing = frame.turn_type == "condition_to_drug"
     combination = frame.turn_type == "interaction" and len(frame.drugs) >= 2
     # "Aspirin cho trẻ em được không?": the population is the situation searched for.
@@ -129,8 +136,13 @@ def lead_sentences(
         and frame.attribute == "chong_chi_dinh"
         and frame.population in POPULATION_TERMS
     )
-    if not combination and not population and (
-        frame.turn_type not in ("condition_relation", "condition_to_drug") or not frame.condition
+    if (
+        not combination
+        and not population
+        and (
+            frame.turn_type not in ("condition_relation", "condition_to_drug")
+            or not frame.condition
+        )
     ):
         return []
     searched = (
@@ -220,3 +232,23 @@ def _band_fit(text: str, frame: QueryFrame) -> int:
     if frame.weight_kg is not None and _PER_KG.search(text) and not _AGE_BAND.search(text):
         return 1  # a dose per kilogram answers a weight too
     return 0
+
+
+def _antidote_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[str, Citation]]:
+    """"Dùng heparin trung hòa warfarin bao nhiêu": the overdose section's lines that name
+    the other drug of the question (the antidote), in book order."""
+    named = get_resolver().resolve(frame.standalone_query or "")
+    names = [n for d in named if d not in frame.drugs for n in _searched_names(d)[0]]
+    if not names:
+        return []
+    lead = []
+    for c in citations:
+        if c.quarantined or c.section_key != "qua_lieu_va_xu_tri":
+            continue
+        found = [u for u in units(c.text) if _said(u, names)]
+        # A line with the regimen's numbers before one that only names the antidote.
+        found.sort(key=lambda u: not numeric_tokens(u.bare))
+        if found:
+            lead.append((found[0].text, c))
+    lead.sort(key=lambda pair: not numeric_tokens(pair[0]))
+    return lead[:LEAD_SENTENCES]

@@ -45,7 +45,7 @@ def _says(text: str, phrases: Sequence[str]) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", lowered) for p in phrases)
 
 
-def _label_populations(label: str) -> set[str]:
+def label_populations(label: str) -> set[str]:
     """The populations a label heads: those of its innermost segment that names any
     ("Bôi tại chỗ người lớn › Người cao tuổi" heads the elderly; "Người lớn › Truyền tĩnh
     mạch" still heads adults)."""
@@ -66,12 +66,15 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
     )
     if population:
         labels = _POPULATION_LABELS.get(population, ())
-        score += 2 * (population in _label_populations(label))
+        score += 2 * (population in label_populations(label))
         # In a dose section only a paragraph's heading counts; elsewhere a mention anywhere.
         where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else item.text
         score += _says(where, labels)
     if frame.route:
-        score += _says(haystack, _ROUTE_LABELS.get(frame.route, ()))
+        # A route heads a dose paragraph; elsewhere only a label counts ("do uống lặp lại
+        # liều lớn" in an overdose paragraph is no oral regimen).
+        where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else label
+        score += _says(where, _ROUTE_LABELS.get(frame.route, ()))
     if frame.age_text and prints_age(item.text, frame.age_text):
         score += 4  # the age as the book prints it, a band of its own
     elif frame.age_band and frame.age_band.lower() in " ".join(item.text.split()).lower():
@@ -80,7 +83,7 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
         score += 2  # a band of the book that holds the age
     # A weight band counts only inside the population it belongs to: a 70 kg adult is not
     # served the child's "Trẻ em (từ 50 kg trở lên)" dose first.
-    child_paragraph = "tre_em" in _label_populations(label)
+    child_paragraph = "tre_em" in label_populations(label)
     if (
         frame.weight_kg is not None
         and weight_in_bands(frame.weight_kg, item.text)

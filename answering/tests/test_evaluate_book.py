@@ -52,3 +52,16 @@ def test_the_key_fact_counts_only_ahead_of_the_first_collapsed_block() -> None:
         block.collapsed = True
     hidden = delivery(result, "hội chứng Reye")
     assert hidden.delivered and not hidden.before_collapsed and hidden.visible_chars == 0
+
+
+def test_the_unsafe_proxy_flags_a_dose_paragraph_for_another_population() -> None:
+    from dataclasses import replace
+
+    from answering.management.commands.evaluate_book import _other_population_first
+    from answering.turn import answer_turn
+
+    adult = answer_turn("Liều paracetamol cho người lớn?", provider=None)
+    assert not _other_population_first(adult)
+    # The same card read as the answer to a child's question: its first paragraph is an adult's.
+    as_child = replace(adult, frame=replace(adult.frame, population="tre_em"))
+    assert _other_population_first(as_child)

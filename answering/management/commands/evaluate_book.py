@@ -26,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from answering.delivery import Delivery, delivery
 from answering.delivery import tally as tally_delivery
+from answering.ranking import label_populations
 from answering.turn import answer_turn
 from corpus.models import Alias, Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
@@ -182,6 +183,19 @@ def _item(
     }
 
 
+def _other_population_first(result: Any) -> bool:
+    """Issue 11's unsafe proxy for a dose: the first dose paragraph in view is headed for
+    another population than the one asked (an adult's question served a child's band)."""
+    asked = result.frame.population or "nguoi_lon"
+    for block in result.blocks:
+        if block.collapsed or block.section_key != "lieu_luong_va_cach_dung" or " · " not in block.title:
+            continue
+        heading = block.title.split(" · ", 2)[-1] if block.title.count(" · ") >= 2 else ""
+        named = label_populations(heading)
+        return bool(named) and asked not in named
+    return False
+
+
 def score(item: dict[str, Any]) -> tuple[bool, bool, Delivery, bool]:
     """(drug right, section right, how the key fact was delivered, answered) for one item."""
     result = answer_turn(item["question"], provider=None)
@@ -192,6 +206,8 @@ def score(item: dict[str, Any]) -> tuple[bool, bool, Delivery, bool]:
     section_ok = bool(shown & set(item["expect"]["sections"]))
     # A child's dose asked without age or weight is asked back: that is the answer, not a miss.
     answered = result.decision in (Outcome.ANSWER, Outcome.VERIFY_PDF)
+    if item["template"] == "dose" and answered and _other_population_first(result):
+        item["unsafe"] = True
     if result.reason == "child_dose_needs_age_or_weight":
         return drug_ok, section_ok, Delivery(True, True, -1), False
     return drug_ok, section_ok, delivery(result, item["expect"]["key"]), answered
@@ -231,6 +247,11 @@ class Command(BaseCommand):
                 f"{key}: drug {drugs / total:.3f} ({drugs}/{total}), "
                 f"section {sections / total:.3f} ({sections}/{total})"
             )
+        unsafe = sum(1 for i in items if i.get("unsafe"))
+        doses = sum(1 for i in items if i["template"] == "dose")
+        self.stdout.write(
+            f"dose: first paragraph in view headed for another population {unsafe}/{doses}"
+        )
         for key, found in delivered.items():
             counted = tally_delivery(found)
             sizes = tally_delivery(d for d in found if d.visible_chars >= 0)
