@@ -136,13 +136,12 @@ def _indication_words(content: Sequence[str]) -> list[str]:
     ]
 
 
-def _indication_fit(label: str, content: Sequence[str]) -> int:
+def _indication_fit(label: str, asked: Sequence[str]) -> int:
     """+1 when the paragraph's own heading says two adjacent words of the question's
     indication ("Viêm màng não"). A heading naming another indication is not counted against
     its paragraph: which headings are indications and which are forms ("Khí dung định liều
     hít qua miệng") no word list tells reliably, and a wrong penalty hid dev-062's answer."""
     own = [w for w in words(label.split("›")[-1]) if w not in _LABEL_GENERIC and not w.isdigit()]
-    asked = _indication_words(content)
     if len(own) < 2 or not asked:
         return 0  # a heading of who or how, or a question that names no indication
     heading = f" {' '.join(own)} "
@@ -171,7 +170,7 @@ def indication_words(frame: QueryFrame) -> list[str]:
 def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[int, int]:
     """Label fit first (ten times), then the question's words in the text."""
     content = _content_words(frame)
-    indication = _content_words(frame, drop_populations=True)
+    indication = indication_words(frame) if frame.attribute == "lieu_luong_va_cach_dung" else []
     labels = inherited_labels(evidence)
     dose = frame.attribute == "lieu_luong_va_cach_dung"
     scores = {}

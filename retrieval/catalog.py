@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -308,12 +309,23 @@ def forget_resolver() -> None:
     _cached = None
 
 
+def _stamp(*models: Any) -> str:
+    """The row counts of the alias tables in one round trip (it runs on every resolve)."""
+    from django.db import connection
+
+    counts = ", ".join(f'(SELECT count(*) FROM "{m._meta.db_table}")' for m in models)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts}")  # table names from the models, not from input
+        row = cursor.fetchone()
+    return ":".join(str(n) for n in row)
+
+
 def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
     from corpus.models import Alias, BookIndexEntry, Chunk, Drug
 
     global _cached
-    stamp = f"{Alias.objects.count()}:{Drug.objects.count()}:{BookIndexEntry.objects.count()}"
+    stamp = _stamp(Alias, Drug, BookIndexEntry)
     if _cached is not None and _cached[0] == stamp:
         return _cached[1]
     loaded = list(Alias.objects.values_list("name", "drug__drug_id"))
