@@ -20,6 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from corpus.bulk import copy_insert, insert_rows
+from corpus.integrity import keep_reviewed, refuse_lost_sections
 from corpus.jobs import enqueue_embedding
 from corpus.markdown import ParsedChunk
 from corpus.models import (
@@ -35,64 +36,21 @@ from corpus.models import (
 from corpus.names import clean_field, sync_aliases, sync_book_index
 from corpus.sections import SECTION_ORDER
 from corpus.sources import IndexRow, SourceMonograph, read_source
-
-
-@dataclass
-class IngestSummary:
-    drugs: int = 0
-    sections: int = 0
-    chunks: int = 0
-    aliases: int = 0
-    book_index_entries: int = 0
-    quarantined_chunks: int = 0
-    unmapped_headings: list[str] = field(default_factory=list)
-    sections_per_key: dict[str, int] = field(default_factory=dict)
-    created: Counter[str] = field(default_factory=Counter)
-    updated: Counter[str] = field(default_factory=Counter)
-    deleted: Counter[str] = field(default_factory=Counter)
-    sent_back_to_review: int = 0
-    drugs_not_in_source: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    read_seconds: float = 0.0
-    write_seconds: float = 0.0
-    chunk_write_seconds: float = 0.0  # drugs, sections and chunks: the part bench/ingest.py rates
-
-    @property
-    def changed(self) -> bool:
-        return bool(
-            sum(self.created.values()) + sum(self.updated.values()) + sum(self.deleted.values())
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "drugs": self.drugs,
-            "sections": self.sections,
-            "chunks": self.chunks,
-            "aliases": self.aliases,
-            "book_index_entries": self.book_index_entries,
-            "quarantined_chunks": self.quarantined_chunks,
-            "unmapped_headings": self.unmapped_headings,
-            "sections_per_key": self.sections_per_key,
-            "created": dict(+self.created),
-            "updated": dict(+self.updated),
-            "deleted": dict(+self.deleted),
-            "sent_back_to_review": self.sent_back_to_review,
-            "drugs_not_in_source": self.drugs_not_in_source,
-            "seconds": round(self.seconds, 2),
-            "read_seconds": round(self.read_seconds, 2),
-            "write_seconds": round(self.write_seconds, 2),
-        }
-
+from corpus.summary import IngestSummary
 
 Progress = Callable[[Iterable[SourceMonograph]], Iterable[SourceMonograph]]
 
 
-def ingest_formulary(path: Path | str, *, progress: Progress | None = None) -> IngestSummary:
-    """Read a corpus folder (manifest + monographs/ + book-index/), one markdown file or a PDF."""
+def ingest_formulary(
+    path: Path | str, *, progress: Progress | None = None, force: bool = False
+) -> IngestSummary:
+    """Read a corpus folder (manifest + monographs/ + book-index/), one markdown file or a PDF.
+    A file with fewer sections than its drug has in the database is refused unless `force`."""
     started = time.perf_counter()
     path = Path(path)
     monographs, index_rows = read_source(path)
     read = time.perf_counter()
+    refuse_lost_sections(monographs, force=force)
     summary = write_formulary(monographs, index_rows, source=str(path), progress=progress)
     summary.read_seconds = read - started
     summary.seconds = time.perf_counter() - started
@@ -261,11 +219,15 @@ def _sync_sections_and_chunks(
     for section, parsed_chunks, pages in new_sections:
         _plan_chunks(section, {}, parsed_chunks, pages, plan, now)
     stale_sections = [s.pk for key, s in sections.items() if key not in in_source]
-    Section.objects.filter(pk__in=stale_sections).delete()
     for gone in stale_sections:
         chunks.pop(gone, None)
     plan.stale += [c.pk for left in chunks.values() for c in left.values()]
+    # A reviewed or corrected chunk is never deleted (corpus/integrity.py).
+    plan.stale, stale_sections, kept, gone_reviews = keep_reviewed(plan.stale, stale_sections, now)
     Chunk.objects.filter(pk__in=plan.stale).delete()
+    Section.objects.filter(pk__in=stale_sections).delete()
+    plan.changed += kept
+    plan.reviews += gone_reviews
     insert_rows(Chunk, plan.new)
     Chunk.objects.bulk_update(plan.changed, list(_CHUNK_UPDATES), batch_size=500)
     ChunkReview.objects.bulk_create(plan.reviews)

@@ -148,6 +148,8 @@ def parse_monograph(text: str, path: str, first_line: int = 1) -> ParsedMonograp
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
 
+    top_headings: dict[str, int] = {}  # section key -> line of the heading that titles it
+
     def open_section(key: str, printed: str, line_no: int) -> ParsedSection:
         nonlocal heading_label, line_label
         heading_label, line_label = "", ""
@@ -215,6 +217,16 @@ def parse_monograph(text: str, path: str, first_line: int = 1) -> ParsedMonograp
                 paragraph_line = index
                 paragraph_start = offsets[index]
             elif key is not None:
+                if not label:
+                    # A section heading printed twice would merge its text into the first.
+                    first = top_headings.setdefault(key, first_line + index)
+                    if first != first_line + index:
+                        raise CorpusFormatError(
+                            path,
+                            first_line + index,
+                            f"section heading {_strip_markup(title)!r} again (first at line "
+                            f"{first}): fix the file, a duplicate would merge two sections",
+                        )
                 current = open_section(key, _strip_markup(title), first_line + index)
                 heading_label = label
             elif current is None:

@@ -81,12 +81,59 @@ def read_source(path: Path) -> tuple[list[SourceMonograph], list[IndexRow]]:
     return monographs, index_rows
 
 
-def _read_text(path: Path) -> str:
+# Limits far above the book (its largest monograph is 50 KB, its largest chunk 3.7k
+# characters): a file past them is a wrong file, never loaded as one giant chunk.
+MAX_FILE_BYTES = 2_000_000
+MAX_MONOGRAPH_CHARS = 400_000
+MAX_CHUNK_CHARS = 20_000
+
+
+def _read_text(path: Path, *, limit: int | None = None) -> str:
+    data = path.read_bytes()
+    if limit is not None and len(data) > limit:
+        raise CorpusFormatError(
+            str(path), 0, f"file is {len(data):,} bytes, over the limit of {limit:,}"
+        )
+    return _decoded(data, path)
+
+
+def _decoded(data: bytes, path: Path) -> str:
     try:
-        return nfc(path.read_text(encoding="utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise CorpusFormatError(str(path), line, "not valid UTF-8") from exc
+    return nfc(text.removeprefix("\ufeff"))  # a byte-order mark is not text
+
+
+def _checked(monograph: ParsedMonograph) -> ParsedMonograph:
+    """Refuse a monograph or a chunk past the limits, naming the file and line."""
+    if monograph.text_length > MAX_MONOGRAPH_CHARS:
+        raise CorpusFormatError(
+            monograph.path,
+            monograph.line,
+            f"monograph is {monograph.text_length:,} characters, over {MAX_MONOGRAPH_CHARS:,}",
+        )
+    for section in monograph.sections:
+        for chunk in section.chunks:
+            if len(chunk.text) > MAX_CHUNK_CHARS:
+                raise CorpusFormatError(
+                    monograph.path,
+                    chunk.line,
+                    f"a paragraph of {len(chunk.text):,} characters, over {MAX_CHUNK_CHARS:,}",
+                )
+    return monograph
+
+
+def _confined(folder: Path, name: str, manifest: Path, line: int) -> Path:
+    """A manifest path inside the corpus folder, or an error that shows nothing of the file."""
+    root = folder.resolve()
+    file = (folder / name).resolve()
+    if not file.is_relative_to(root):
+        raise CorpusFormatError(str(manifest), line, f"path {name!r} is outside the corpus folder")
+    if not file.is_file():
+        raise CorpusFormatError(str(manifest), line, f"file {name!r} does not exist")
+    return file
 
 
 def _read_folder(folder: Path) -> list[SourceMonograph]:
@@ -101,31 +148,40 @@ def _read_folder(folder: Path) -> list[SourceMonograph]:
             for line, piece in split_monographs(text, str(file)):
                 result.append(
                     SourceMonograph(
-                        parse_monograph(piece, str(file), line), None, None, _sha(piece)
+                        _checked(parse_monograph(piece, str(file), line)), None, None, _sha(piece)
                     )
                 )
         return result
     rows = _read_csv(manifest, ("file", "heading", "page_start", "page_end", "sha256"))
     result = []
     for line, row in rows:
-        file = folder / row["file"]
-        if not file.exists():
-            raise CorpusFormatError(str(manifest), line, f"file {row['file']!r} does not exist")
+        file = _confined(folder, row["file"], manifest, line)
         start = _page(row["page_start"], manifest, line)
         end = _page(row["page_end"], manifest, line)
         if start is not None and end is not None and end < start:
             raise CorpusFormatError(
                 str(manifest), line, f"page_end {end} is before page_start {start}"
             )
-        text = _read_text(file)
-        result.append(SourceMonograph(parse_monograph(text, str(file)), start, end, _sha(text)))
+        data = file.read_bytes()
+        if len(data) > MAX_FILE_BYTES:
+            raise CorpusFormatError(
+                str(file), 0, f"file is {len(data):,} bytes, over the limit of {MAX_FILE_BYTES:,}"
+            )
+        expected = row["sha256"].lower()
+        if expected and hashlib.sha256(data).hexdigest() != expected:
+            raise CorpusFormatError(
+                str(manifest), line, f"{row['file']}: sha256 does not match the manifest"
+            )
+        text = _decoded(data, file)
+        parsed = _checked(parse_monograph(text, str(file)))
+        result.append(SourceMonograph(parsed, start, end, _sha(text)))
     return result
 
 
 def _read_single_file(file: Path) -> list[SourceMonograph]:
     text = _read_text(file)
     return [
-        SourceMonograph(parse_monograph(piece, str(file), line), None, None, _sha(piece))
+        SourceMonograph(_checked(parse_monograph(piece, str(file), line)), None, None, _sha(piece))
         for line, piece in split_monographs(text, str(file))
     ]
 
@@ -144,7 +200,7 @@ def _read_pdf(file: Path) -> list[SourceMonograph]:
         ]
         result.append(
             SourceMonograph(
-                parse_monograph(piece, str(file), first_line),
+                _checked(parse_monograph(piece, str(file), first_line)),
                 page_start=local[0][1],
                 page_end=page_at(marks, begin + len(piece) - 1),
                 sha256=_sha(piece),

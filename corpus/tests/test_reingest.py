@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from corpus.ingest import ingest_formulary
 from corpus.markdown import CorpusFormatError
 from corpus.models import Alias, Chunk, ChunkReview, Drug, Section
+from corpus.tests.editions import new_edition
 
 pytestmark = pytest.mark.django_db
 
@@ -47,9 +48,9 @@ def test_a_malformed_monograph_changes_nothing_and_names_file_and_line(
     copy = small_corpus()
     # A good change earlier in the run, then a broken file: neither may land.
     first = copy / "monographs" / "abacavir.md"
-    first.write_text(first.read_text().replace("Ziagen", "Ziagen-mới"))
+    new_edition(copy, "abacavir.md", first.read_text().replace("Ziagen", "Ziagen-mới"))
     broken = copy / "monographs" / "warfarin.md"
-    broken.write_text("Không phải tiêu đề chuyên luận\n\n" + broken.read_text())
+    new_edition(copy, "warfarin.md", "Không phải tiêu đề chuyên luận\n\n" + broken.read_text())
     before = _counts()
     with pytest.raises(CorpusFormatError) as error:
         ingest_formulary(copy)
@@ -107,7 +108,9 @@ def test_a_changed_book_text_sends_a_corrected_chunk_back_with_both_versions(
     old_source = table.source_text
     copy = small_corpus()
     file = copy / "monographs" / TABLE_FILE
-    file.write_text(file.read_text().replace("5 mg cách 2 ngày 1 lần", "5 mg cách 3 ngày 1 lần"))
+    new_edition(
+        copy, TABLE_FILE, file.read_text().replace("5 mg cách 2 ngày 1 lần", "5 mg cách 3 ngày 1 lần")
+    )
 
     summary = ingest_formulary(copy)
 
@@ -128,7 +131,7 @@ def test_an_unreviewed_chunk_simply_follows_the_book(small_corpus: Callable[[], 
     file = copy / "monographs" / "omeprazol.md"
     text = file.read_text()
     assert "trước khi ăn 1 giờ" in text
-    file.write_text(text.replace("trước khi ăn 1 giờ", "trước khi ăn 2 giờ"))
+    new_edition(copy, "omeprazol.md", text.replace("trước khi ăn 1 giờ", "trước khi ăn 2 giờ"))
     ingest_formulary(copy)
     assert Chunk.objects.filter(
         section__drug__drug_id="omeprazol", text__contains="trước khi ăn 2 giờ"

@@ -18,6 +18,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "path", nargs="?", help="corpus folder or markdown file (default: DUOCTHU_CORPUS_DIR)"
         )
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="accept files with fewer sections than the database holds (reviewed chunks "
+            "are kept in the review queue anyway)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"] or settings.DUOCTHU_CORPUS_DIR)
@@ -27,7 +33,7 @@ class Command(BaseCommand):
                 "(a folder with manifest.csv and monographs/, one markdown file, or a PDF)."
             )
         try:
-            summary = ingest_formulary(path, progress=self._progress)
+            summary = ingest_formulary(path, progress=self._progress, force=options["force"])
         except CorpusFormatError as exc:
             raise CommandError(f"Nothing was changed. {exc}") from exc
         out = self.stdout.write

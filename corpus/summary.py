@@ -1,0 +1,51 @@
+"""What one ingest did: counts, changes per kind, timings (stored with its IngestRun)."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class IngestSummary:
+    drugs: int = 0
+    sections: int = 0
+    chunks: int = 0
+    aliases: int = 0
+    book_index_entries: int = 0
+    quarantined_chunks: int = 0
+    unmapped_headings: list[str] = field(default_factory=list)
+    sections_per_key: dict[str, int] = field(default_factory=dict)
+    created: Counter[str] = field(default_factory=Counter)
+    updated: Counter[str] = field(default_factory=Counter)
+    deleted: Counter[str] = field(default_factory=Counter)
+    sent_back_to_review: int = 0
+    drugs_not_in_source: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    read_seconds: float = 0.0
+    write_seconds: float = 0.0
+    chunk_write_seconds: float = 0.0  # drugs, sections and chunks: the part bench/ingest.py rates
+
+    @property
+    def changed(self) -> bool:
+        return bool(
+            sum(self.created.values()) + sum(self.updated.values()) + sum(self.deleted.values())
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "drugs": self.drugs,
+            "sections": self.sections,
+            "chunks": self.chunks,
+            "aliases": self.aliases,
+            "book_index_entries": self.book_index_entries,
+            "quarantined_chunks": self.quarantined_chunks,
+            "unmapped_headings": self.unmapped_headings,
+            "sections_per_key": self.sections_per_key,
+            "created": dict(+self.created),
+            "updated": dict(+self.updated),
+            "deleted": dict(+self.deleted),
+            "sent_back_to_review": self.sent_back_to_review,
+            "drugs_not_in_source": self.drugs_not_in_source,
+            "seconds": round(self.seconds, 2),
+            "read_seconds": round(self.read_seconds, 2),
+            "write_seconds": round(self.write_seconds, 2),
+        }
