@@ -45,7 +45,11 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
     elapsed = (time.perf_counter() - started) * 1000
     payload = result.as_dict()
     with transaction.atomic():
-        order = (earlier[0].order + 1) if earlier else 1
+        # Two questions sent at once into one conversation: the row lock makes the second
+        # wait for the first's commit, so it takes the next order instead of a duplicate.
+        Conversation.objects.select_for_update().only("id").get(pk=conversation.pk)
+        latest = conversation.turns.order_by("-order").values_list("order", flat=True).first()
+        order = (latest or 0) + 1
         turn = Turn.objects.create(
             conversation=conversation,
             order=order,

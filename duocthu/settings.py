@@ -100,6 +100,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "duocthu.middleware.HtmxLoginRedirectMiddleware",
 ]
 
 ROOT_URLCONF = "duocthu.urls"

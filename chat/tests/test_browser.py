@@ -130,3 +130,34 @@ def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_and_an_abstain(live_
         page.locator(".card-abstain").scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "chat-phone.png"))
         browser.close()
+
+
+def test_a_failed_request_shows_an_error_card_and_keeps_the_question(live_app: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page(locale="vi-VN")
+        page.goto(live_app + "/")
+        page.fill("#id_username", "bs_trinh_duyet")
+        page.fill("#id_password", "duocthu-browser")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#question")
+        # The server fails this one request (as a worker that crashed would).
+        page.route("**/ask/", lambda route: route.fulfill(status=500, body="boom"))
+        page.fill("#question", "Liều paracetamol cho người lớn?")
+        page.press("#question", "Enter")
+        card = page.locator(".card-error").first
+        expect(card).to_be_visible(timeout=10_000)
+        expect(card).to_contain_text("lỗi máy chủ 500")
+        expect(page.locator("#question")).to_have_value("Liều paracetamol cho người lớn?")
+        # An expired session: the next request is sent without one and the page goes to
+        # the login form instead of pasting it into the chat.
+        page.unroute("**/ask/")
+        kept = [c for c in page.context.cookies() if c["name"] != "sessionid"]
+        page.context.clear_cookies()
+        page.context.add_cookies(kept)  # the CSRF cookie outlives the session
+        page.press("#question", "Enter")
+        page.wait_for_url("**/login/**", timeout=10_000)
+        assert page.locator("#turns").count() == 0
+        browser.close()
