@@ -10,6 +10,7 @@ from django_htmx.middleware import HtmxDetails
 from answering.results import DISCLAIMER, MAX_QUESTION_CHARS
 from chat.conversation import ask_in_conversation
 from chat.models import Conversation, Feedback, Turn
+from chat.privacy import mask_personal_numbers
 from corpus.text import clean_input
 
 
@@ -91,7 +92,11 @@ def feedback(request: ChatRequest, pk: int) -> HttpResponse:
     turn = get_object_or_404(Turn, pk=pk, conversation__user=request.user)
     useful = request.POST.get("useful") == "1"
     Feedback.objects.create(
-        turn=turn, user=request.user, useful=useful, comment=clean_input(request.POST.get("comment", ""))[:2000]
+        turn=turn,
+        user=request.user,
+        useful=useful,
+        # A comment is stored masked like a question (a phone number typed there too).
+        comment=mask_personal_numbers(clean_input(request.POST.get("comment", "")))[:2000],
     )
     if request.htmx:
         return render(
