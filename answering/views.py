@@ -1,7 +1,18 @@
-from django.http import HttpRequest, HttpResponse
+import hmac
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
-    """Prometheus counters: turns by outcome and reason, extractive answers, provider errors."""
+    """Prometheus counters: turns by outcome and reason, extractive answers, provider errors.
+    For staff who are logged in, or a scraper with `Authorization: Bearer <METRICS_TOKEN>`."""
+    token = settings.METRICS_TOKEN
+    sent = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    allowed = (token and hmac.compare_digest(sent, token)) or (
+        request.user.is_authenticated and request.user.is_staff
+    )
+    if not allowed:
+        return HttpResponseForbidden("Cần đăng nhập tài khoản quản trị hoặc METRICS_TOKEN.")
     return HttpResponse(generate_latest(), content_type=CONTENT_TYPE_LATEST)

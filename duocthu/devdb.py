@@ -18,9 +18,21 @@ PGDATA = VAR_DIR / "pgdata"
 DATABASE = "duocthu"
 
 
+# What a deployment sets; with none of them (and no DJANGO_DEBUG) this is a developer's
+# machine, and the entry points turn DEBUG on for the embedded database.
+DEPLOYMENT_VARIABLES = ("DATABASE_URL", "ALLOWED_HOSTS", "DJANGO_SECRET_KEY")
+
+
+def development() -> bool:
+    """DEBUG is off unless asked for, or nothing of a deployment is configured."""
+    raw = os.environ.get("DJANGO_DEBUG", "").strip().lower()
+    if raw:
+        return raw in ("1", "true", "yes", "on")
+    return not any(os.environ.get(name) for name in DEPLOYMENT_VARIABLES)
+
+
 def _debug() -> bool:
-    # The settings' own reading of DJANGO_DEBUG; in production DATABASE_URL must be set.
-    return os.environ.get("DJANGO_DEBUG", "true").strip().lower() in ("", "1", "true", "yes", "on")
+    return development()
 
 
 def start(*, stop_at_exit: bool = True) -> str:
@@ -41,9 +53,11 @@ def start(*, stop_at_exit: bool = True) -> str:
 
 
 def use_embedded_database() -> None:
-    """Set DATABASE_URL to the embedded server when nothing else is configured (development)."""
+    """Set DATABASE_URL to the embedded server when nothing else is configured (development);
+    there, and only there, DJANGO_DEBUG defaults to on."""
     if os.environ.get("DATABASE_URL") or not _debug():
         return
+    os.environ.setdefault("DJANGO_DEBUG", "true")
     os.environ["DATABASE_URL"] = start()
 
 

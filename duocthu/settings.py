@@ -5,13 +5,14 @@ DJANGO_DEBUG off, anything that must be chosen on purpose fails with a message n
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from duocthu.devdb import embedded_database_url
+from duocthu.devdb import development, embedded_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -55,7 +56,9 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless DJANGO_DEBUG says so or nothing of a deployment is set (duocthu/devdb.py): a
+# deployment that only sets ALLOWED_HOSTS runs with DEBUG off and must set its secret key.
+DEBUG = env_bool("DJANGO_DEBUG", development())
 
 if DEBUG:
     SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-not-for-production")
@@ -84,6 +87,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_rq",
+    "axes",
     "corpus",
     "retrieval",
     "answering",
@@ -101,6 +105,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "duocthu.middleware.HtmxLoginRedirectMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "duocthu.urls"
@@ -181,6 +187,51 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = not DEBUG
 if proxy_header := env_str("SECURE_PROXY_SSL_HEADER", ""):
     SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Production hardening, on whenever DEBUG is off; each can be set from the environment.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# An intranet host name cannot be on the browsers' public HSTS preload list.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+# The page's own scripts (htmx, chat.js) are files; no inline script runs. Styles: the admin
+# sets a few inline style attributes, so style-src allows them; scripts never.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
+}
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failures for one username from one
+# address, that pair is locked out for AXES_COOLOFF_MINUTES.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a proxy the client address comes from X-Forwarded-For (AXES_IPWARE_PROXY_COUNT=1).
+AXES_IPWARE_PROXY_COUNT = env_int("AXES_IPWARE_PROXY_COUNT", 0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# /metrics: staff who are logged in, or a scraper sending "Authorization: Bearer <token>".
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 
 LOGIN_URL = "chat:login"
 LOGIN_REDIRECT_URL = "chat:index"

@@ -13,7 +13,7 @@ def _value(name: str, labels: dict[str, str] | None = None) -> float:
     return REGISTRY.get_sample_value(name, labels or {}) or 0.0
 
 
-def test_turns_and_extractive_answers_are_counted_and_exposed() -> None:
+def test_turns_and_extractive_answers_are_counted_and_exposed(django_user_model) -> None:  # type: ignore[no-untyped-def]
     extractive = _value("duocthu_answer_extractive_total")
     abstains = _value("duocthu_turns_total", {"outcome": "abstain", "reason": "non_human_subject"})
     answer_turn("Liều paracetamol cho người lớn?", provider=None)
@@ -23,5 +23,7 @@ def test_turns_and_extractive_answers_are_counted_and_exposed() -> None:
         _value("duocthu_turns_total", {"outcome": "abstain", "reason": "non_human_subject"})
         == abstains + 1
     )
-    body = Client().get("/metrics").content.decode()
+    staff = Client()
+    staff.force_login(django_user_model.objects.create_user("qt_dem", is_staff=True))
+    body = staff.get("/metrics").content.decode()
     assert "duocthu_answer_extractive_total" in body and "duocthu_turns_total" in body

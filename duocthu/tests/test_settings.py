@@ -85,3 +85,37 @@ def test_sessions_last_a_shift_and_passwords_are_validated() -> None:
         except ValidationError:
             continue
         raise AssertionError(f"{weak!r} was accepted")
+
+
+def test_a_deployment_that_only_sets_allowed_hosts_runs_with_debug_off() -> None:
+    # It used to run with DEBUG on and the public development secret key.
+    run = _import_settings(ALLOWED_HOSTS="duocthu.bv.local")
+    assert run.returncode != 0 and "set DJANGO_SECRET_KEY" in run.stderr
+
+
+def test_check_deploy_is_clean_with_production_variables(test_database_url: str) -> None:  # type: ignore[no-untyped-def]
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "ALLOWED_"))
+    }
+    env = {
+        **clean,
+        "DJANGO_SETTINGS_MODULE": "duocthu.settings",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "k3y-" + "z9Q!x7@Lm#" * 6,
+        "ALLOWED_HOSTS": "duocthu.bv.local",
+        "DATABASE_URL": test_database_url,
+        "CSRF_TRUSTED_ORIGINS": "https://duocthu.bv.local",
+        "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO",
+    }
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no issues" in run.stdout
