@@ -54,8 +54,16 @@ class FeedbackInline(admin.TabularInline):
         return False
 
 
+class _AppendOnly:
+    """The audit trail is append-only: nobody deletes a turn, its feedback or its
+    conversation from the admin, superusers included."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(_AppendOnly, admin.ModelAdmin):
     list_display = ("created_at", "question_short", "decision", "reason", "drugs", "server_ms")
     list_filter = ("decision", "reason", DrugFilter, "created_at")
     date_hierarchy = "created_at"
@@ -101,7 +109,7 @@ class TurnAdmin(admin.ModelAdmin):
 
 
 @admin.register(Feedback)
-class FeedbackAdmin(admin.ModelAdmin):
+class FeedbackAdmin(_AppendOnly, admin.ModelAdmin):
     list_display = ("created_at", "useful", "comment", "question", "answer", "sources", "user")
     list_filter = ("useful", DrugFilter, "created_at")
     list_select_related = ("turn", "user")
@@ -124,7 +132,7 @@ class FeedbackAdmin(admin.ModelAdmin):
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(_AppendOnly, admin.ModelAdmin):
     list_display = ("title", "user", "created_at", "updated_at")
     list_select_related = ("user",)
     search_fields = ("title",)

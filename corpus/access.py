@@ -1,5 +1,7 @@
 """Who may do what in the pharmacists' admin."""
 
+from typing import Any
+
 from django.contrib.auth.models import Group, Permission
 
 from corpus.models import REVIEWER_GROUP
@@ -16,3 +18,8 @@ def ensure_reviewer_group() -> Group:
     )
     group.permissions.add(*perms)
     return group
+
+
+def is_reviewer(user: Any) -> bool:
+    """Membership of the reviewer group decides; being staff or superuser does not."""
+    return bool(user.is_authenticated and user.groups.filter(name=REVIEWER_GROUP).exists())

@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
+from corpus.access import is_reviewer
+from corpus.admin_names import AliasInline  # also registers the name tables' admin
 from corpus.jobs import enqueue_embedding
 from corpus.models import (
     REVIEWER_GROUP,
-    Abbreviation,
-    Alias,
     BookIndexEntry,
     Chunk,
     ChunkReview,
@@ -23,11 +23,6 @@ from corpus.models import (
     Section,
 )
 from corpus.tables import table_rows
-
-
-def is_reviewer(user: Any) -> bool:
-    """Membership of the reviewer group decides; being staff or superuser does not."""
-    return bool(user.is_authenticated and user.groups.filter(name=REVIEWER_GROUP).exists())
 
 
 class SectionInline(admin.TabularInline):
@@ -49,14 +44,16 @@ class SectionInline(admin.TabularInline):
         return False
 
 
-class AliasInline(admin.TabularInline):
-    model = Alias
-    fields = ("name", "kind", "source_page")
-    extra = 1
+class _BookOnly:
+    """Rows that only an ingest writes or removes: nobody deletes them from the admin (a
+    queued chunk deleted there left no history row)."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Drug)
-class DrugAdmin(admin.ModelAdmin):
+class DrugAdmin(_BookOnly, admin.ModelAdmin):
     list_display = (
         "drug_id",
         "heading",
@@ -107,10 +104,7 @@ class DrugAdmin(admin.ModelAdmin):
             alias.save()
         for removed in formset.deleted_objects:
             removed.delete()
-        formset.save_m2m()
-        from retrieval.catalog import forget_resolver
-
-        forget_resolver()
+        formset.save_m2m()  # each alias saved moved the catalog stamp: every worker re-reads
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Drug], search_term: str):  # type: ignore[no-untyped-def]
         from corpus.text import folded_phrase
@@ -120,29 +114,15 @@ class DrugAdmin(admin.ModelAdmin):
         )
 
 
-@admin.register(Alias)
-class AliasAdmin(admin.ModelAdmin):
-    list_display = ("name", "drug", "kind", "source_page")
-    list_filter = ("kind",)
-    list_select_related = ("drug",)
-    search_fields = ("name", "folded", "drug__drug_id")
-
-
-@admin.register(Abbreviation)
-class AbbreviationAdmin(admin.ModelAdmin):
-    list_display = ("short", "expansion", "note", "updated_at")
-    search_fields = ("short", "expansion")
-
-
 @admin.register(BookIndexEntry)
-class BookIndexEntryAdmin(admin.ModelAdmin):
+class BookIndexEntryAdmin(_BookOnly, admin.ModelAdmin):
     list_display = ("name", "ingredient", "ingredient_id", "page", "source")
     list_filter = ("source",)
     search_fields = ("name", "folded", "ingredient")
 
 
 @admin.register(Section)
-class SectionAdmin(admin.ModelAdmin):
+class SectionAdmin(_BookOnly, admin.ModelAdmin):
     list_display = ("drug", "section_key", "heading", "page_start", "page_end")
     list_filter = ("section_key",)
     list_select_related = ("drug",)
@@ -195,7 +175,7 @@ class ReviewForm(forms.Form):
 
 
 @admin.register(Chunk)
-class ChunkAdmin(admin.ModelAdmin):
+class ChunkAdmin(_BookOnly, admin.ModelAdmin):
     list_display = (
         "__str__",
         "kind",

@@ -31,6 +31,7 @@ from corpus.models import (
     Drug,
     IngestRun,
     Section,
+    bump_catalog,
     content_hash,
 )
 from corpus.names import clean_field, sync_aliases, sync_book_index
@@ -86,6 +87,7 @@ def write_formulary(
         summary.write_seconds = summary.seconds = time.perf_counter() - started
         if summary.changed:
             IngestRun.objects.create(source=source, seconds=summary.seconds, summary=summary.as_dict())
+            bump_catalog()  # bulk writes send no signals: every worker's resolver is stale now
         enqueue_embedding(
             Chunk.objects.exclude(embedded_hash=F("content_hash")).values_list("id", flat=True)
         )

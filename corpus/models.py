@@ -1,6 +1,6 @@
 import hashlib
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
@@ -9,6 +9,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
+from corpus.catalog_models import Abbreviation, CatalogStamp, bump_catalog  # noqa: F401 - re-exported models
 from corpus.markdown import ChunkKind
 from corpus.sections import SECTION_KEYS, SECTION_TITLES
 
@@ -71,24 +72,14 @@ class Alias(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        bump_catalog()
 
-class Abbreviation(models.Model):
-    """A ward abbreviation a pharmacist added, with the words the book prints ("THA" →
-    "tăng huyết áp"); understanding reads the question with it written out. Ingest never
-    touches these rows."""
-
-    short = models.CharField("viết tắt", max_length=20, unique=True)
-    expansion = models.CharField("đầy đủ (như sách viết)", max_length=200)
-    note = models.CharField("ghi chú", max_length=300, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["short"]
-        verbose_name = "viết tắt lâm sàng"
-        verbose_name_plural = "viết tắt lâm sàng"
-
-    def __str__(self) -> str:
-        return f"{self.short} → {self.expansion}"
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        deleted = super().delete(*args, **kwargs)
+        bump_catalog()
+        return deleted
 
 
 class BookIndexEntry(models.Model):

@@ -303,17 +303,13 @@ def _drug_like(token: str) -> bool:
 _cached: tuple[str, CatalogDrugResolver] | None = None
 
 
-def forget_resolver() -> None:
-    """Drop the cached resolver (an alias was renamed in place, which the stamp cannot see)."""
-    global _cached
-    _cached = None
-
-
 def _stamp(*models: Any) -> str:
-    """The row counts of the alias tables in one round trip (it runs on every resolve)."""
+    """The row counts of the name tables and the catalog stamp's version (moved by any edit,
+    a rename in place included: corpus.models.CatalogStamp), in one round trip."""
     from django.db import connection
 
     counts = ", ".join(f'(SELECT count(*) FROM "{m._meta.db_table}")' for m in models)
+    counts += ', (SELECT coalesce(max(version), 0) FROM "corpus_catalogstamp")'
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {counts}")  # table names from the models, not from input
         row = cursor.fetchone()

@@ -9,9 +9,9 @@ from django.conf import settings
 ROOT = settings.BASE_DIR
 # corpus ← retrieval ← answering ← chat; the project package (settings, urls) sits on top.
 LAYERS = ("corpus", "retrieval", "answering", "chat", "duocthu")
-# The admin's alias edit drops the resolver's cache (it sits in retrieval) so a renamed alias
-# resolves at once; the one upward import, kept inside that admin method.
-ALLOWED_UPWARD = {("corpus.admin", "retrieval.catalog")}
+# The admin's alias form asks the resolver (it sits in retrieval) whether a name already
+# names another drug; the one upward import, kept inside that form's clean().
+ALLOWED_UPWARD = {("corpus.admin_names", "retrieval.catalog")}
 MAX_LINES = 360  # "~350": one topic per module
 
 

@@ -1,0 +1,86 @@
+"""The name tables in the admin: aliases and abbreviations decide which monograph answers,
+so only the reviewer group edits them, a name of another drug is refused, and every edit
+moves the catalog stamp."""
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from corpus.access import is_reviewer
+from corpus.models import Abbreviation, Alias, bump_catalog
+
+
+class AliasForm(forms.ModelForm):
+    """A name that already names another drug is refused: "Panadol" added to WARFARIN made a
+    paracetamol dose question cite warfarin too."""
+
+    class Meta:
+        model = Alias
+        fields = ("drug", "name", "kind", "source_page")
+
+    def clean(self) -> dict[str, Any]:
+        from retrieval.catalog import get_resolver
+
+        data = super().clean() or {}
+        name = (data.get("name") or "").strip()
+        drug = data.get("drug") or getattr(self.instance, "drug", None)
+        if name and drug is not None:
+            others = [d for d in get_resolver().resolve(name) if d != drug.drug_id]
+            if others:
+                display = get_resolver().display
+                named = ", ".join(display.get(d, d) for d in others)
+                raise forms.ValidationError(
+                    {"name": f"«{name}» đã là tên gọi của {named}: một tên chỉ trỏ tới một thuốc."}
+                )
+        return data
+
+
+class _ReviewersEdit:
+    """Names and abbreviations decide which monograph answers: only the reviewer group edits
+    them (each change is in the admin's history)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_reviewer(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_reviewer(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_reviewer(request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        super().delete_queryset(request, queryset)  # type: ignore[misc]
+        bump_catalog()  # a bulk delete saves no row one at a time
+
+
+class AliasInline(_ReviewersEdit, admin.TabularInline):
+    model = Alias
+    form = AliasForm
+    fields = ("name", "kind", "source_page")
+    extra = 1
+
+
+@admin.register(Alias)
+class AliasAdmin(_ReviewersEdit, admin.ModelAdmin):
+    form = AliasForm
+
+    def save_model(self, request: HttpRequest, obj: Alias, form: Any, change: bool) -> None:
+        from corpus.text import folded_phrase
+
+        obj.folded = folded_phrase(obj.name)  # the form it is matched by
+        super().save_model(request, obj, form, change)
+    list_display = ("name", "drug", "kind", "source_page")
+    list_filter = ("kind",)
+    list_select_related = ("drug",)
+    search_fields = ("name", "folded", "drug__drug_id")
+
+
+@admin.register(Abbreviation)
+class AbbreviationAdmin(_ReviewersEdit, admin.ModelAdmin):
+    list_display = ("short", "expansion", "note", "updated_at")
+    search_fields = ("short", "expansion")
+
+
