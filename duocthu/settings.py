@@ -105,6 +105,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "duocthu.middleware.HtmxLoginRedirectMiddleware",
+    "duocthu.middleware.DatabaseUnavailableMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]

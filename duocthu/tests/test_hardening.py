@@ -58,3 +58,20 @@ def test_metrics_are_for_staff_or_a_token(django_user_model) -> None:  # type: i
             Client().get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-scrape").status_code == 200
         )
         assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 403
+
+
+def test_a_database_outage_answers_503_in_vietnamese_not_a_500() -> None:
+    from django.db import OperationalError
+    from django.test import RequestFactory
+
+    from duocthu.middleware import DatabaseUnavailableMiddleware
+
+    def view(request):  # type: ignore[no-untyped-def]  # what any view does while PG restarts
+        raise OperationalError("server closed the connection unexpectedly")
+
+    middleware = DatabaseUnavailableMiddleware(view)
+    request = RequestFactory().post("/c/1/ask/")
+    response = middleware.process_exception(request, OperationalError("gone"))
+    assert response is not None and response.status_code == 503
+    assert response["Retry-After"] == "5" and "chưa được lưu" in response.content.decode()
+    assert middleware.process_exception(request, ValueError("other")) is None

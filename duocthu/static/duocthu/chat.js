@@ -37,6 +37,8 @@
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     var text = status === 429
       ? "Bạn gửi quá nhanh; xin đợi một lát rồi gửi lại. Câu hỏi vẫn còn trong ô nhập."
+      : status === 503
+      ? "Hệ thống đang khởi động lại cơ sở dữ liệu; câu hỏi chưa được lưu. Câu hỏi vẫn còn trong ô nhập; xin gửi lại sau ít giây."
       : "Không trả lời được lúc này (lỗi máy chủ " + status + "). Câu hỏi vẫn còn trong ô nhập; xin gửi lại.";
     failed(event, text);
   });
