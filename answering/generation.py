@@ -7,7 +7,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from answering.canary import plant_among
 from answering.grounding import GroundedClaim, numeric_tokens, verify_claims
+from answering.metrics import JUDGE_UNRELIABLE
 from answering.notices import not_found_blocks, safety_blocks
 from answering.prompts import answer_request, entailment_request, evidence_label
 from answering.providers import Budget, Provider, ProviderError
@@ -81,8 +83,7 @@ def _plan(question: str, evidence: Sequence[Evidence], list_mode: bool) -> dict[
 
 def _blocks_for(evidence: Sequence[Evidence]) -> list[tuple[str, str]]:
     return [
-        (evidence_label(e.drug_id, e.drug_name, e.section_title, e.label), e.text)
-        for e in evidence
+        (evidence_label(e.drug_id, e.drug_name, e.section_title, e.label), e.text) for e in evidence
     ]
 
 
@@ -104,7 +105,20 @@ def _generate(
         allowed_drugs=allowed,
         missing=missing,
     )
-    return _parse_draft(provider.complete(system, user, budget), bool(allowed))
+    # An answer's length scales with its evidence; a runaway reply is cut and refused.
+    size = sum(e.tokens() for e in evidence)
+    max_tokens = max(300, min(1500, 200 + size // 3))
+    return _parse_draft(
+        provider.complete(
+            system,
+            user,
+            budget,
+            max_tokens=max_tokens,
+            kind="answer",
+            schema=AnswerOut.model_json_schema(),
+        ),
+        bool(allowed),
+    )
 
 
 def _is_refusal(draft: _Draft) -> bool:
@@ -133,11 +147,30 @@ def _check(
     pairs = [
         (c.text, _blocks_for([evidence[i - 1] for i in c.citations])) for c in grounding.claims
     ]
-    system, user = entailment_request(question, pairs)
-    verdict = parse_output(provider.complete(system, user, budget), VerdictOut)
-    if len(verdict.claims) < len(pairs):
+    # One planted claim its block does not support, shuffled in: a judge that calls it
+    # supported is not judging (answering/canary.py).
+    cited = evidence[grounding.claims[0].citations[0] - 1]
+    mixed, plant = plant_among(pairs, [cited], _blocks_for([cited]))
+    system, user = entailment_request(question, mixed)
+    verdict = parse_output(
+        provider.complete(
+            system,
+            user,
+            budget,
+            max_tokens=120 + 80 * len(mixed),
+            kind="judge",
+            schema=VerdictOut.model_json_schema(),
+        ),
+        VerdictOut,
+    )
+    if len(verdict.claims) < len(mixed):
         raise ProviderError("malformed_output", "the judge skipped claims")
-    if any(not item.supported for item in verdict.claims):
+    if verdict.claims[plant.position].supported:
+        JUDGE_UNRELIABLE.inc()
+        logger.warning("judge called the planted claim supported: verdict void")
+        return "judge_unreliable", [], []
+    real = [item for n, item in enumerate(verdict.claims[: len(mixed)]) if n != plant.position]
+    if any(not item.supported for item in real):
         return "unsupported_claim", [], []
     if verdict.complete:
         return None, [], grounding.claims

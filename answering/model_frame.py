@@ -6,6 +6,8 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
+from django.conf import settings
+
 from answering.cues import has
 from answering.followup import merge_with_prior
 from answering.intents import without_cue
@@ -33,9 +35,11 @@ def understand_turn(
     budget: Budget | None = None,
     claimed_scope: str = "human",
 ) -> QueryFrame:
-    """The frame of one turn: deterministic without a model, one bounded call with one."""
-    if provider is None:
-        return recorded(merge_with_prior(understand(question, claimed_scope), prior, question))
+    """The frame of one turn: the deterministic frame is the floor; with a model (and
+    UNDERSTANDING=model) one bounded call refines it within the named rules of `refine`."""
+    floor = understand(question, claimed_scope)
+    if provider is None or settings.UNDERSTANDING == "deterministic":
+        return recorded(merge_with_prior(floor, prior, question))
     budget = budget or Budget(30)
     resolver = get_resolver()
     exact: list[str] = []
@@ -53,22 +57,74 @@ def understand_turn(
     known = prior.summary() if prior is not None else {}
     system, user = understanding_request(question, shown, known, list(history))
     try:
-        raw = parse_output(provider.complete(system, user, budget, max_tokens=800), FrameOut)
+        raw = parse_output(
+            provider.complete(
+                system,
+                user,
+                budget,
+                max_tokens=FRAME_MAX_TOKENS,
+                kind="frame",
+                schema=FrameOut.model_json_schema(),
+            ),
+            FrameOut,
+        )
     except ProviderError as exc:
-        logger.warning("understanding failed closed: %s", exc)
-        reason = (
-            "understanding_malformed_output"
-            if exc.reason == "malformed_output"
-            else "understanding_provider_unavailable"
-        )
-        return QueryFrame(
-            turn_type="out_of_scope",
-            needs_clarify=True,
-            system_error=reason,
-            standalone_query=question,
-        )
+        # The turn goes on with what the book's tables understood; the reason is recorded.
+        logger.warning("understanding fell back to the deterministic frame: %s", exc)
+        return recorded(merge_with_prior(_fallback(floor, exc.reason), prior, question))
     frame = _only_exact(frame_from_model(raw, candidates, question, claimed_scope), exact, question)
-    return recorded(merge_with_prior(apply_surface_cues(frame, question), prior, question))
+    frame = apply_surface_cues(frame, question)
+    return recorded(merge_with_prior(refine(floor, frame, raw), prior, question))
+
+
+# A frame is a few hundred tokens of JSON; more is a model running on.
+FRAME_MAX_TOKENS = 400
+
+
+def _fallback(floor: QueryFrame, reason: str) -> QueryFrame:
+    return replace(floor, understood_by="deterministic", understanding_note=f"model_{reason}")
+
+
+def _is_certain(floor: QueryFrame) -> bool:
+    """An exact drug match and an explicit section phrase (or a which-drug question with its
+    condition found): nothing a model says demotes it."""
+    return bool(floor.drugs and floor.attribute) or (
+        floor.turn_type in ("condition_to_drug", "condition_relation") and bool(floor.condition)
+    )
+
+
+def refine(floor: QueryFrame, model: QueryFrame, raw: FrameOut) -> QueryFrame:
+    """The named rules when the deterministic frame and the model's disagree:
+    1. an empty or schema-less model frame is no frame: the floor, note model_empty_frame;
+    2. the model may not demote to out of scope, or drop the drugs of, a frame the floor
+       understood (a named drug, a certain section): the floor, note model_demoted_frame —
+       the human-only guard is the deterministic policy's, which the floor already applied;
+    3. on a certain floor the model only fills what the floor left empty (population, age,
+       weight, route, condition, patient): merged;
+    4. otherwise the model's frame within bounds: model.
+    """
+    if not any(v not in (None, [], {}, "") for v in raw.model_dump().values()):
+        return _fallback(floor, "empty_frame")
+    if floor.turn_type in ("smalltalk", "out_of_scope") and model.turn_type != floor.turn_type:
+        if not model.drugs:
+            return _fallback(floor, "no_drug_for_a_floor_without_one")
+    demoted = model.turn_type in ("out_of_scope", "smalltalk") and floor.turn_type not in (
+        "out_of_scope",
+        "smalltalk",
+    )
+    dropped = bool(floor.drugs) and not set(floor.drugs) & set(model.drugs)
+    if demoted or (dropped and floor.turn_type not in ("condition_to_drug",)):
+        return _fallback(floor, "demoted_frame")
+    if _is_certain(floor):
+        filled = {
+            name: getattr(model, name)
+            for name in ("population", "age_text", "weight_kg", "route", "condition", "indication")
+            if getattr(floor, name) in (None, "") and getattr(model, name) not in (None, "")
+        }
+        if not floor.patient.has_context and model.patient.has_context:
+            filled["patient"] = model.patient
+        return replace(floor, **filled, understood_by="merged", understanding_note=None)
+    return replace(model, understood_by="model", understanding_note=None)
 
 
 def _only_exact(frame: QueryFrame, exact: Sequence[str], question: str) -> QueryFrame:
@@ -162,7 +218,11 @@ def apply_surface_cues(frame: QueryFrame, question: str) -> QueryFrame:
     folded = folded_phrase(question)
     if frame.turn_type == "out_of_scope" and frame.subject_scope != "human":
         return frame
-    if not frame.drugs and has(folded, "which_drug") and not has(folded, "causes", "contraindicated_in"):
+    if (
+        not frame.drugs
+        and has(folded, "which_drug")
+        and not has(folded, "causes", "contraindicated_in")
+    ):
         return as_relation(frame, "indication", frame.condition or condition_words(question, ()))
     for cue, relation in (("causes", "adverse_effect"), ("contraindicated_in", "contraindication")):
         if has(folded, cue):

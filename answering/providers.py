@@ -17,7 +17,7 @@ from typing import Protocol
 
 from django.conf import settings
 
-from answering.metrics import PROVIDER_ERRORS
+from answering.metrics import MODEL_CALLS, MODEL_TOKENS, PROVIDER_ERRORS
 
 logger = logging.getLogger("duocthu.providers")
 
@@ -53,7 +53,45 @@ class Budget:
 class Provider(Protocol):
     name: str
 
-    def complete(self, system: str, user: str, budget: Budget, max_tokens: int = 2000) -> str: ...
+    def complete(
+        self,
+        system: str,
+        user: str,
+        budget: Budget,
+        max_tokens: int = 2000,
+        *,
+        kind: str = "answer",
+        schema: dict[str, object] | None = None,
+    ) -> str: ...
+
+
+def _observe(kind: str, finish: str | None, prompt: int, completion: int, seconds: float) -> None:
+    """Every call's token usage, logged and counted by kind; a reply cut at max_tokens is
+    malformed at once (16 of 30 small-model answers ran to the limit)."""
+    MODEL_TOKENS.labels(kind, "prompt").inc(prompt)
+    MODEL_TOKENS.labels(kind, "completion").inc(completion)
+    MODEL_CALLS.labels(kind, finish or "unknown").inc()
+    logger.info(
+        "model call kind=%s finish=%s prompt_tokens=%d completion_tokens=%d seconds=%.2f",
+        kind,
+        finish,
+        prompt,
+        completion,
+        seconds,
+    )
+    if finish in ("length", "max_tokens"):
+        _fail("malformed_output", ValueError(f"{kind} reply cut at max_tokens"))
+
+
+def _response_format(schema: dict[str, object] | None, name: str) -> dict[str, object] | None:
+    """ANSWER_RESPONSE_FORMAT: json_object (default), json_schema (vLLM, llama.cpp's server
+    and Ollama constrain the output to the schema) or none."""
+    mode = settings.ANSWER_RESPONSE_FORMAT
+    if mode == "none":
+        return None
+    if mode == "json_schema" and schema is not None:
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+    return {"type": "json_object"}
 
 
 @dataclass
@@ -63,19 +101,30 @@ class OpenAICompatibleProvider:
     api_key: str = ""
     name: str = "openai"
 
-    def complete(self, system: str, user: str, budget: Budget, max_tokens: int = 2000) -> str:
-        body = json.dumps(
-            {
-                "model": self.model,
-                "temperature": 0,
-                "max_tokens": max_tokens,
-                "response_format": {"type": "json_object"},
-                "messages": [
-                    {"role": "system", "content": system},
-                    {"role": "user", "content": user},
-                ],
-            }
-        ).encode()
+    def complete(
+        self,
+        system: str,
+        user: str,
+        budget: Budget,
+        max_tokens: int = 2000,
+        *,
+        kind: str = "answer",
+        schema: dict[str, object] | None = None,
+    ) -> str:
+        request_body: dict[str, object] = {
+            "model": self.model,
+            "temperature": 0,
+            "max_tokens": max_tokens,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ],
+        }
+        response_format = _response_format(schema, kind)
+        if response_format is not None:
+            request_body["response_format"] = response_format
+        body = json.dumps(request_body).encode()
+        started = time.monotonic()
         request = urllib.request.Request(
             self.base_url.rstrip("/") + "/chat/completions",
             data=body,
@@ -98,11 +147,23 @@ class OpenAICompatibleProvider:
             # A server that drops the connection mid-reply (RemoteDisconnected, IncompleteRead).
             _fail("provider_unavailable", exc)
         except ValueError as exc:
-            _fail("malformed_output", exc)
+            # Not the model's words but the server's envelope: an HTML error page, invalid
+            # UTF-8, a body cut short — the server is not answering as one.
+            _fail("provider_unavailable", exc)
         try:
-            text = payload["choices"][0]["message"]["content"]
+            choice = payload["choices"][0]
+            text = choice["message"]["content"]
         except (KeyError, IndexError, TypeError) as exc:
-            _fail("malformed_output", exc)
+            _fail("provider_unavailable", exc)
+        usage = payload.get("usage") if isinstance(payload, dict) else None
+        usage = usage if isinstance(usage, dict) else {}
+        _observe(
+            kind,
+            choice.get("finish_reason") if isinstance(choice, dict) else None,
+            int(usage.get("prompt_tokens") or 0),
+            int(usage.get("completion_tokens") or 0),
+            time.monotonic() - started,
+        )
         if not isinstance(text, str):
             _fail("malformed_output", TypeError("content is not text"))
         return text
@@ -127,10 +188,20 @@ class BedrockProvider:
             )
         return self.client
 
-    def complete(self, system: str, user: str, budget: Budget, max_tokens: int = 2000) -> str:
+    def complete(
+        self,
+        system: str,
+        user: str,
+        budget: Budget,
+        max_tokens: int = 2000,
+        *,
+        kind: str = "answer",
+        schema: dict[str, object] | None = None,
+    ) -> str:
         from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
         budget.timeout()
+        started = time.monotonic()
         try:
             response = self._client().converse(
                 modelId=self.model,
@@ -147,6 +218,14 @@ class BedrockProvider:
             _fail("provider_unavailable", exc)
         if budget.remaining() <= 0:
             _fail("request_budget_exhausted", TimeoutError("answer arrived after the budget"))
+        usage = response.get("usage") or {}
+        _observe(
+            kind,
+            response.get("stopReason"),
+            int(usage.get("inputTokens") or 0),
+            int(usage.get("outputTokens") or 0),
+            time.monotonic() - started,
+        )
         try:
             parts = response["output"]["message"]["content"]
             return "".join(part["text"] for part in parts if "text" in part)

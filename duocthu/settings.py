@@ -263,6 +263,14 @@ ANSWER_MODEL = env_str("ANSWER_MODEL", "")
 ANSWER_BASE_URL = env_str("ANSWER_BASE_URL", "")
 ANSWER_API_KEY = env_str("ANSWER_API_KEY", "")
 ANSWER_BUDGET_SECONDS = env_int("ANSWER_BUDGET_SECONDS", 30)
+# With a model: "model" (the deterministic frame is the floor, the model refines it within
+# bounds) or "deterministic" (the model only writes answers). A sub-1B model: deterministic.
+UNDERSTANDING = env_str("UNDERSTANDING", "model")
+ANSWER_RESPONSE_FORMAT = env_str("ANSWER_RESPONSE_FORMAT", "json_object")
+if ANSWER_RESPONSE_FORMAT not in ("json_object", "json_schema", "none"):
+    raise ImproperlyConfigured("ANSWER_RESPONSE_FORMAT must be json_object, json_schema or none.")
+if UNDERSTANDING not in ("model", "deterministic"):
+    raise ImproperlyConfigured("UNDERSTANDING must be model or deterministic.")
 AWS_REGION = env_str("AWS_REGION", "us-east-1")
 
 LOGGING = {

@@ -71,10 +71,20 @@ class QueryFrame:
     situation: str | None = None
     age_months: float | None = None
     age_band: str | None = None  # the book's band that holds the age, as retrieval found it
+    # Which understanding produced the frame when a model was asked: "model", "deterministic"
+    # (the model's frame fell back to it) or "merged", and why ("model_empty_frame" …).
+    understood_by: str | None = None
+    understanding_note: str | None = None
 
     def summary(self) -> dict[str, object]:
         """The fields shown in a result line and stored with a turn."""
+        asked = (
+            {"understood_by": self.understood_by, "understanding_note": self.understanding_note}
+            if self.understood_by
+            else {}
+        )
         return {
+            **asked,
             "turn_type": self.turn_type,
             "drugs": list(self.drugs),
             "unknown_drugs": list(self.unknown_drugs),

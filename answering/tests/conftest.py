@@ -1,7 +1,9 @@
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -38,9 +40,34 @@ class _FakeModelServer(BaseHTTPRequestHandler):
             payload = b"<html>not json</html>"
         else:
             reply = server.replies.pop(0)  # type: ignore[attr-defined]
+            finish = "stop"
+            usage: dict[str, int] | None = {"prompt_tokens": 100, "completion_tokens": 20}
+            if isinstance(reply, Envelope):
+                finish, usage, reply = reply.finish_reason, reply.usage, reply.content
+            if isinstance(reply, bytes):  # raw bytes as the whole body (invalid UTF-8 …)
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(reply)
+                return
+            if isinstance(reply, JudgeReply):
+                # The verdict is written for the claims the app actually sent, plant included.
+                reply = reply.verdict(body["messages"][1]["content"], server.last_claims)  # type: ignore[attr-defined]
             content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+            claims = reply.get("claims") if isinstance(reply, dict) else None
+            if isinstance(claims, list) and "evidence_sufficient" in reply:  # type: ignore[operator]
+                server.last_claims = [  # type: ignore[attr-defined]
+                    str(c.get("text", "")) for c in claims if isinstance(c, dict)
+                ]
             payload = json.dumps(
-                {"choices": [{"message": {"role": "assistant", "content": content}}]}
+                {
+                    "choices": [
+                        {
+                            "message": {"role": "assistant", "content": content},
+                            "finish_reason": finish,
+                        }
+                    ],
+                    "usage": usage,
+                }
             ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -58,6 +85,7 @@ class _QuietServer(ThreadingHTTPServer):
 
 def _serve() -> ThreadingHTTPServer:
     server = _QuietServer(("127.0.0.1", 0), _FakeModelServer)
+    server.last_claims = []  # type: ignore[attr-defined]
     server.requests, server.replies, server.mode = [], [], "ok"  # type: ignore[attr-defined]
     # A short poll: shutdown() waits up to one poll, 0.5 s by default, after every test.
     thread = threading.Thread(
@@ -137,14 +165,43 @@ def answer(text: str, cites: list[int], **extra: object) -> dict[str, object]:
     }
 
 
+@dataclass
+class Envelope:
+    """A reply with the server's own finish_reason and token usage around it."""
+
+    content: object
+    finish_reason: str = "stop"
+    usage: dict[str, int] | None = None
+
+
+@dataclass
+class JudgeReply:
+    """A judge's verdict on the real claims, in order; the planted claim (any claim of the
+    judge prompt that is not part of the answer the model wrote) gets `plant_supported`."""
+
+    supported: tuple[bool, ...]
+    complete: bool = True
+    missing: list[dict[str, str]] | None = None
+    plant_supported: bool = False
+
+    def verdict(self, prompt: str, answered: list[str]) -> dict[str, object]:
+        claims = re.findall(r"^CLAIM (\d+): (.*)$", prompt, flags=re.MULTILINE)
+        flags = list(self.supported)
+        out = []
+        for n, text in claims:
+            real = any(text.strip() and text.strip() in a for a in answered)
+            ok = (flags.pop(0) if flags else True) if real else self.plant_supported
+            out.append({"index": int(n), "supported": ok, "reason": ""})
+        return {"claims": out, "complete": self.complete, "missing": self.missing or []}
+
+
 def judge(
-    *supported: bool, complete: bool = True, missing: list[dict[str, str]] | None = None
-) -> dict[str, object]:
-    return {
-        "claims": [{"index": n, "supported": s, "reason": ""} for n, s in enumerate(supported, 1)],
-        "complete": complete,
-        "missing": missing or [],
-    }
+    *supported: bool,
+    complete: bool = True,
+    missing: list[dict[str, str]] | None = None,
+    plant_supported: bool = False,
+) -> JudgeReply:
+    return JudgeReply(supported, complete, missing, plant_supported)
 
 
 def understood(question: str) -> dict[str, object]:

@@ -22,13 +22,36 @@ REFUSAL = "Tôi đã đọc kỹ các đoạn sách. Xin lỗi, tôi không th�
 @pytest.mark.parametrize(
     ("mode", "replies", "reason"),
     [
-        ("garbage", [], "understanding_malformed_output"),
-        ("ok", ['{"turn_type": "drug_attribute", "drugs": 5}'], "understanding_malformed_output"),
+        # An HTML error page for every call: the frame falls back to the deterministic one,
+        # the answer call fails the same way (issue 13: transport, not model output).
+        ("garbage", [], "provider_unavailable"),
+        # A wrong-typed frame falls back; the answer of the wrong shape is malformed.
+        (
+            "ok",
+            [
+                '{"turn_type": "drug_attribute", "drugs": 5}',
+                '{"claims": "4 g", "evidence_sufficient": true}',
+            ],
+            "malformed_output",
+        ),
         ("ok", [None, REFUSAL], "malformed_output"),
         ("ok", [None, ""], "malformed_output"),
-        ("ok", [None, '{"claims": [{"text": "4 g", "citations": [true]}], "evidence_sufficient": true}'], "malformed_output"),
+        (
+            "ok",
+            [
+                None,
+                '{"claims": [{"text": "4 g", "citations": [true]}], "evidence_sufficient": true}',
+            ],
+            "malformed_output",
+        ),
     ],
-    ids=["garbage", "wrong-typed-frame", "refusal-after-a-lead-in", "nothing", "wrong-typed-answer"],
+    ids=[
+        "garbage",
+        "wrong-typed-frame",
+        "refusal-after-a-lead-in",
+        "nothing",
+        "wrong-typed-answer",
+    ],
 )
 def test_a_misbehaving_model_gets_a_named_abstain_card_and_the_turn_is_stored(
     model_server: ThreadingHTTPServer,

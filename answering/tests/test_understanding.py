@@ -89,20 +89,62 @@ def test_the_model_sees_only_the_bounded_candidates_and_cannot_substitute(script
     assert frame.quick_replies == ("Có", "Không", "Chưa rõ", "Khác")
 
 
-def test_a_provider_outage_fails_closed_with_a_system_error(scripted) -> None:  # type: ignore[no-untyped-def]
+def test_a_provider_outage_during_understanding_keeps_the_deterministic_frame(scripted) -> None:  # type: ignore[no-untyped-def]
+    question = "Liều paracetamol cho người lớn?"
     result = answer_turn(
-        "Liều paracetamol cho người lớn?", provider=scripted(ProviderError("provider_unavailable"))
+        question,
+        provider=scripted(
+            ProviderError("provider_unavailable"), ProviderError("provider_unavailable")
+        ),
     )
-    assert result.decision == "abstain"
-    assert result.reason == "understanding_provider_unavailable"
-    assert result.frame.turn_type == "out_of_scope" and result.frame.needs_clarify
+    # Not "out of scope": the question is understood without the model; the answer call
+    # failing too is the turn's reason.
+    assert result.frame.drugs == ("paracetamol",)
+    assert result.frame.attribute == "lieu_luong_va_cach_dung"
+    assert result.frame.understood_by == "deterministic"
+    assert result.frame.understanding_note == "model_provider_unavailable"
+    assert result.decision == "abstain" and result.reason == "provider_unavailable"
 
 
-def test_unparseable_understanding_is_its_own_reason(scripted) -> None:  # type: ignore[no-untyped-def]
-    result = answer_turn(
-        "Liều paracetamol cho người lớn?", provider=scripted("tôi nghĩ là paracetamol")
+def test_an_unparseable_or_empty_frame_falls_back_with_its_reason(scripted) -> None:  # type: ignore[no-untyped-def]
+    question = "Liều paracetamol cho người lớn?"
+    for reply, note in (
+        ("tôi nghĩ là paracetamol", "model_malformed_output"),
+        ("{}", "model_empty_frame"),
+    ):
+        frame = understand_turn(question, provider=scripted(reply))
+        assert frame.understood_by == "deterministic" and frame.understanding_note == note
+        assert frame.drugs == ("paracetamol",) and frame.turn_type == "drug_attribute"
+
+
+def test_the_model_cannot_demote_a_certain_frame_and_only_fills_its_gaps(scripted) -> None:  # type: ignore[no-untyped-def]
+    question = "Liều paracetamol cho người lớn?"
+    demoted = understand_turn(question, provider=scripted({"turn_type": "out_of_scope"}))
+    assert (
+        demoted.turn_type == "drug_attribute"
+        and demoted.understanding_note == "model_demoted_frame"
     )
-    assert result.reason == "understanding_malformed_output"
+    refined = understand_turn(
+        question,
+        provider=scripted(
+            {
+                "turn_type": "drug_attribute",
+                "drugs": ["paracetamol"],
+                "attribute": "chong_chi_dinh",
+                "route": "uong",
+            }
+        ),
+    )
+    # The certain section stays; the route the floor did not have is taken.
+    assert refined.attribute == "lieu_luong_va_cach_dung" and refined.route == "uong"
+    assert refined.understood_by == "merged"
+
+
+def test_understanding_deterministic_uses_the_model_for_answers_only(scripted, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.UNDERSTANDING = "deterministic"
+    model = scripted()
+    frame = understand_turn("Liều paracetamol cho người lớn?", provider=model)
+    assert frame.drugs == ("paracetamol",) and model.prompts == []
 
 
 def test_surface_cues_override_the_model_where_the_form_is_unambiguous(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -170,5 +212,7 @@ def test_medicines_the_patient_takes_are_context_not_the_question() -> None:
         ("chó bị ghẻ dùng ivermectin được không", "non_human"),
     ],
 )
-def test_an_animal_word_counts_only_when_the_animal_is_the_patient(question: str, scope: str) -> None:
+def test_an_animal_word_counts_only_when_the_animal_is_the_patient(
+    question: str, scope: str
+) -> None:
     assert resolve_subject_scope(question) == scope

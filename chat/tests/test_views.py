@@ -212,7 +212,9 @@ def test_a_model_server_that_is_down_gives_a_named_abstain_card_not_a_500(
     assert response.status_code == 200 and "card-abstain" in html
     assert "Dịch vụ mô hình ngôn ngữ không phản hồi" in html and DISCLAIMER in html
     turn = Turn.objects.get(conversation=conversation)
-    assert turn.reason == "understanding_provider_unavailable" and turn.decision == "abstain"
+    # The question was understood without the model; the answer call found it down.
+    assert turn.reason == "provider_unavailable" and turn.decision == "abstain"
+    assert turn.frame["understanding_note"] == "model_provider_unavailable"
 
 
 def test_nul_and_control_characters_are_dropped_not_a_500(
