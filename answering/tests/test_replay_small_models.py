@@ -1,0 +1,171 @@
+"""Model mode against what real small models said (issue 13): a fake OpenAI-compatible server on
+127.0.0.1 answers each request with the recorded reply of Gemma 3 270M / SmolLM2 135M for the
+matching request (by call kind and question; a question never recorded gets another recorded
+reply of the same kind), from ../shared/recordings/small-model-2026-12-01/.
+
+It asserts only what must hold for any model: no traceback, no 500, every outcome a named
+decision with a reason, no number shown that is not verbatim in its cited block, the
+disclaimer on every card, and no question the deterministic frame understands turned into
+"out of scope"."""
+
+import json
+import re
+import threading
+import zlib
+from collections import defaultdict
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client
+
+from answering.grounding import numeric_tokens
+from answering.results import ABSTAIN_MESSAGES, DISCLAIMER
+from answering.understanding import understand
+
+pytestmark = pytest.mark.django_db
+
+RECORDINGS = settings.BASE_DIR.parent / "shared" / "recordings" / "small-model-2026-12-01"
+DEV = settings.BASE_DIR.parent / "shared" / "eval" / "dev.jsonl"
+_QUESTION = re.compile(r"<<<CAU_HOI_NGUOI_DUNG>>>\n(.*?)\n<<</CAU_HOI_NGUOI_DUNG>>>", re.S)
+
+
+def _kind(system: str) -> str:
+    if system.startswith("Bạn phân tích câu hỏi"):
+        return "frame"
+    if system.startswith("Bạn là người đối chiếu"):
+        return "judge"
+    return "answer"
+
+
+def _key(system: str, user: str) -> tuple[str, str]:
+    found = _QUESTION.search(user)
+    return _kind(system), " ".join(found.group(1).split()) if found else ""
+
+
+def _recorded() -> dict[tuple[str, str], list[dict[str, object]]]:
+    calls: dict[tuple[str, str], list[dict[str, object]]] = defaultdict(list)
+    for file in sorted(RECORDINGS.glob("*.jsonl")):
+        for line in file.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            calls[_key(str(row["system"]), str(row["user"]))].append(row)
+    return calls
+
+
+class _Replay(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        server = self.server
+        key = _key(body["messages"][0]["content"], body["messages"][1]["content"])
+        rows = server.calls.get(key)  # type: ignore[attr-defined]
+        if not rows:  # never recorded for this question: another reply of the same kind
+            same = [r for (kind, _), rs in server.calls.items() for r in rs if kind == key[0]]  # type: ignore[attr-defined]
+            rows = [same[zlib.crc32(key[1].encode()) % len(same)]]
+        row = rows[server.served[key] % len(rows)]  # type: ignore[attr-defined]
+        server.served[key] += 1  # type: ignore[attr-defined]
+        server.kinds[key[0]] += 1  # type: ignore[attr-defined]
+        payload = {
+            "choices": [
+                {
+                    "message": {"role": "assistant", "content": row["content"]},
+                    "finish_reason": row.get("finish_reason") or "stop",
+                }
+            ],
+            "usage": row.get("usage") or {},
+        }
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def replay(settings) -> Iterator[ThreadingHTTPServer]:  # type: ignore[no-untyped-def]
+    if not RECORDINGS.is_dir():
+        pytest.skip(f"no recordings at {RECORDINGS}")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Replay)
+    server.calls = _recorded()  # type: ignore[attr-defined]
+    server.served = defaultdict(int)  # type: ignore[attr-defined]
+    server.kinds = defaultdict(int)  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.ANSWER_PROVIDER = "openai"
+    settings.ANSWER_BASE_URL = f"http://127.0.0.1:{server.server_port}/v1"
+    settings.ANSWER_MODEL = "gemma-3-270m"
+    yield server
+    server.shutdown()
+
+
+_ANSWER_REASONS = {
+    "grounded_answer",
+    "grounded_evidence_available",
+    "smalltalk",
+    "visual_verification_required",
+}
+
+
+def _shown_numbers_are_in_their_blocks(line: dict[str, object]) -> bool:
+    from corpus.models import Chunk
+
+    ids = [c["chunk_id"] for c in line["citations"]]  # type: ignore[index, union-attr]
+    texts = dict(Chunk.objects.filter(pk__in=ids).values_list("pk", "text"))
+    citations = {n: texts.get(pk, "") for n, pk in enumerate(ids, 1)}
+    for block in line["blocks"]:  # type: ignore[union-attr]
+        if block["kind"] == "notice":  # type: ignore[index]
+            continue  # the app's own words (a "check the print" notice names page numbers)
+        for text, cited in block["claims"]:  # type: ignore[index]
+            if not cited:
+                continue  # a notice of the app's own words, no number of the book
+            pool = " ".join(str(citations.get(i, "")) for i in cited)
+            if any(n not in numeric_tokens(pool) for n in numeric_tokens(text)):
+                return False
+    return True
+
+
+def test_the_recorded_small_models_through_ask_batch_break_nothing(replay, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = StringIO()
+    call_command("ask", "--batch", str(DEV), stdout=out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line]
+    assert len(lines) == len(rows) == 70  # no line lost
+    assert replay.kinds["frame"] >= 60  # the recordings were really played
+    outcomes: dict[str, int] = defaultdict(int)
+    for row, line in zip(rows, lines, strict=True):
+        outcomes[f"{line['decision']}:{line['reason']}"] += 1
+        assert line["decision"] in ("answer", "abstain", "clarify", "verify_pdf")
+        assert (
+            line["reason"] in ABSTAIN_MESSAGES
+            or line["reason"] in _ANSWER_REASONS
+            or line["decision"] == "clarify"
+        )
+        assert line["disclaimer"] == DISCLAIMER
+        assert _shown_numbers_are_in_their_blocks(line), row["id"]
+        floor = understand(row["question"])
+        if not row.get("history") and floor.turn_type != "out_of_scope":
+            assert line["frame"]["turn_type"] != "out_of_scope", row["id"]
+    assert sum(outcomes.values()) == 70
+
+
+def test_the_recorded_small_models_on_the_chat_page_never_500(replay, django_user_model) -> None:  # type: ignore[no-untyped-def]
+    from chat.models import Conversation, Turn
+
+    user = django_user_model.objects.create_user("bs_replay")
+    client = Client()
+    client.force_login(user)
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line][:12]
+    for row in rows:
+        conversation = Conversation.objects.create(user=user)
+        response = client.post(
+            f"/c/{conversation.pk}/ask/", {"question": row["question"]}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 200
+        assert DISCLAIMER in response.content.decode()
+        assert Turn.objects.filter(conversation=conversation).count() == 1
