@@ -80,3 +80,22 @@ def test_a_broken_server_reply_is_provider_unavailable(scripted, body: bytes) ->
     with pytest.raises(ProviderError) as failed:
         model.complete("s", "u", Budget(5))
     assert failed.value.reason == "provider_unavailable"
+
+
+def test_check_judge_reports_rates_and_refuses_a_judge_that_says_yes_to_everything(
+    scripted, settings
+) -> None:  # type: ignore[no-untyped-def]
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    yes = {"claims": [{"index": 1, "supported": True}], "complete": True, "missing": []}
+    model = scripted(*([yes] * 6))
+    settings.ANSWER_PROVIDER = "openai"
+    settings.ANSWER_BASE_URL = model.base_url
+    settings.ANSWER_MODEL = model.model
+    out = StringIO()
+    with pytest.raises(CommandError, match="do not enable model mode"):
+        call_command("check_judge", "--claims", "3", stdout=out)
+    assert "unsupported claims accepted: 3/3 (1.00)" in out.getvalue()
+    assert "supported claims accepted: 3/3" in out.getvalue()
