@@ -99,6 +99,15 @@ Trả về DUY NHẤT JSON với các khóa: turn_type, drugs, unknown_drugs, at
 weight_kg, age_text, indication, condition, relation, route, context_action, section_overview,
 standalone_query, needs_clarify, clarify_reason, quick_replies, patient (comorbidities,
 allergies, current_medicines, renal, hepatic, pregnancy, breastfeeding).
+Dạng và kiểu của từng khóa (các giá trị <...> là chỗ điền, KHÔNG phải câu trả lời; khóa nào
+không biết thì để null hoặc danh sách rỗng):
+{"turn_type": "<một loại lượt ở trên>", "drugs": ["<drug_id trong danh sách>"],
+ "unknown_drugs": ["<tên người dùng gõ>"], "attribute": "<mã mục hoặc null>",
+ "population": "<tre_em|nguoi_lon|... hoặc null>", "weight_kg": <số hoặc null>,
+ "age_text": "<tuổi như người dùng gõ hoặc null>", "indication": null, "condition": null,
+ "relation": null, "route": null, "context_action": "none", "section_overview": false,
+ "standalone_query": "<câu hỏi viết lại đầy đủ>", "needs_clarify": false,
+ "clarify_reason": null, "quick_replies": [], "patient": null}
 """.strip()
 
 SECTION_GLOSSES: dict[str, str] = {

@@ -202,13 +202,20 @@ class BedrockProvider:
 
         budget.timeout()
         started = time.monotonic()
+        request: dict[str, object] = {
+            "modelId": self.model,
+            "system": [{"text": system}],
+            "messages": [{"role": "user", "content": [{"text": user}]}],
+            "inferenceConfig": {"temperature": 0, "maxTokens": max_tokens},
+        }
+        if settings.ANSWER_RESPONSE_FORMAT == "json_schema" and schema is not None:
+            # Converse's structured output: one tool whose input is the schema, forced.
+            request["toolConfig"] = {
+                "tools": [{"toolSpec": {"name": kind, "inputSchema": {"json": schema}}}],
+                "toolChoice": {"tool": {"name": kind}},
+            }
         try:
-            response = self._client().converse(
-                modelId=self.model,
-                system=[{"text": system}],
-                messages=[{"role": "user", "content": [{"text": user}]}],
-                inferenceConfig={"temperature": 0, "maxTokens": max_tokens},
-            )
+            response = self._client().converse(**request)
         except ReadTimeoutError as exc:
             _fail(
                 "request_budget_exhausted" if budget.remaining() <= 0.1 else "provider_unavailable",
@@ -228,6 +235,9 @@ class BedrockProvider:
         )
         try:
             parts = response["output"]["message"]["content"]
+            used = [part["toolUse"]["input"] for part in parts if "toolUse" in part]
+            if used:
+                return json.dumps(used[0], ensure_ascii=False)
             return "".join(part["text"] for part in parts if "text" in part)
         except (KeyError, TypeError) as exc:
             _fail("malformed_output", exc)

@@ -1,6 +1,8 @@
 """Bounded, observable, checked model calls (issue 13), through the real OpenAI-compatible
 adapter and a fake server on 127.0.0.1."""
 
+import json
+
 import pytest
 from prometheus_client import REGISTRY
 
@@ -99,3 +101,56 @@ def test_check_judge_reports_rates_and_refuses_a_judge_that_says_yes_to_everythi
         call_command("check_judge", "--claims", "3", stdout=out)
     assert "unsupported claims accepted: 3/3 (1.00)" in out.getvalue()
     assert "supported claims accepted: 3/3" in out.getvalue()
+
+
+def test_bedrock_structured_output_is_a_forced_tool_with_the_schema(settings) -> None:  # type: ignore[no-untyped-def]
+    import boto3
+    from botocore.stub import ANY, Stubber
+
+    from answering.providers import BedrockProvider
+    from answering.schemas import FrameOut
+
+    settings.ANSWER_RESPONSE_FORMAT = "json_schema"
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    schema = FrameOut.model_json_schema()
+    stubber = Stubber(client)
+    stubber.add_response(
+        "converse",
+        {
+            "output": {
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "toolUse": {
+                                "toolUseId": "t1",
+                                "name": "frame",
+                                "input": {"turn_type": "smalltalk"},
+                            }
+                        }
+                    ],
+                }
+            },
+            "stopReason": "tool_use",
+            "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+            "metrics": {"latencyMs": 5},
+        },
+        {
+            "modelId": ANY,
+            "system": ANY,
+            "messages": ANY,
+            "inferenceConfig": ANY,
+            "toolConfig": {
+                "tools": [{"toolSpec": {"name": "frame", "inputSchema": {"json": schema}}}],
+                "toolChoice": {"tool": {"name": "frame"}},
+            },
+        },
+    )
+    with stubber:
+        text = BedrockProvider("m", client=client).complete(
+            "s", "u", Budget(5), kind="frame", schema=schema
+        )
+    assert json.loads(text) == {"turn_type": "smalltalk"}
+    settings.ANSWER_RESPONSE_FORMAT = "json_object"
