@@ -129,6 +129,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--kill-postgres", action="store_true")
     parser.add_argument(
+        "--login-attackers",
+        type=int,
+        default=0,
+        help="anonymous loops guessing one account's password during the run",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=0.0,
@@ -207,6 +213,38 @@ def main() -> None:
                 if status == "200":
                     latencies.append(elapsed)
 
+    attempts: Counter[str] = Counter()
+
+    def guess() -> None:
+        # One address guessing one account: django-axes locks the pair out after the limit,
+        # so later guesses cost the server no password hashing.
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/login/")
+        page = conn.getresponse()
+        form = page.read().decode()
+        cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie") or "")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+        if not (cookie and token):
+            return
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={cookie.group(1)}",
+        }
+        body = f"username=load_bench_0&password=wrong-guess&csrfmiddlewaretoken={token.group(1)}"
+        while time.perf_counter() - started < wall_limit:
+            try:
+                conn.request("POST", "/login/", body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                attempts[str(response.status)] += 1
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    wall_limit = (args.turns / args.rate) if args.rate else 30.0
+    attackers = [threading.Thread(target=guess) for _ in range(args.login_attackers)]
+    for attacker in attackers:
+        attacker.start()
     threads = [threading.Thread(target=run, args=(n,)) for n in range(args.clients)]
     for thread in threads:
         thread.start()
@@ -225,6 +263,8 @@ def main() -> None:
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - started
+    for attacker in attackers:
+        attacker.join()
     server.terminate()
     server.wait(30)
 
@@ -246,6 +286,8 @@ def main() -> None:
         f"stored turns {stored.count() - warmed} for {ok} answered (must be equal); "
         f"half-written {half}"
     )
+    if attackers:
+        print(f"login guesses by {len(attackers)} anonymous loops: {dict(attempts)}")
     if killed_at is not None:
         print(f"PostgreSQL stopped at {killed_at:.1f} s for ~2 s and started again")
     User.objects.filter(username__startswith=PREFIX).delete()
