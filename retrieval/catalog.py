@@ -8,7 +8,7 @@ alias keys only for tokens that look like names. bench/resolver.py measures both
 """
 
 import re
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -299,8 +299,11 @@ def _drug_like(token: str) -> bool:
     )
 
 
-# (stamp of the alias tables, resolver built from them); rebuilt when the stamp changes.
-_cached: tuple[str, CatalogDrugResolver] | None = None
+# Resolvers built from the name tables, by the stamp of the tables they were built from; a
+# new stamp builds a new one. The last few are kept: a stamp seen again is the same tables
+# (the version only grows in use; a test's rolled-back edit returns to the previous stamp).
+_cached: "OrderedDict[str, CatalogDrugResolver]" = OrderedDict()
+_KEEP = 4
 
 
 def _stamp(*models: Any) -> str:
@@ -320,10 +323,10 @@ def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
     from corpus.models import Alias, BookIndexEntry, Chunk, Drug
 
-    global _cached
     stamp = _stamp(Alias, Drug, BookIndexEntry)
-    if _cached is not None and _cached[0] == stamp:
-        return _cached[1]
+    if stamp in _cached:
+        _cached.move_to_end(stamp)
+        return _cached[stamp]
     loaded = list(Alias.objects.values_list("name", "drug__drug_id"))
     for drug_id in Drug.objects.values_list("drug_id", flat=True):
         loaded.append((drug_id.replace("_", " "), drug_id))
@@ -339,5 +342,7 @@ def get_resolver() -> CatalogDrugResolver:
         w for text in Chunk.objects.values_list("text", flat=True).iterator() for w in words(text)
     )
     resolver = CatalogDrugResolver.build(loaded, index, display, vocabulary)
-    _cached = (stamp, resolver)
+    _cached[stamp] = resolver
+    while len(_cached) > _KEEP:
+        _cached.popitem(last=False)
     return resolver

@@ -160,7 +160,7 @@ def test_the_recorded_small_models_on_the_chat_page_never_500(replay, django_use
     user = django_user_model.objects.create_user("bs_replay")
     client = Client()
     client.force_login(user)
-    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line][:12]
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line][:6]
     for row in rows:
         conversation = Conversation.objects.create(user=user)
         response = client.post(
