@@ -152,11 +152,12 @@ def lead_sentences(
     )
     names = {d: _searched_names(d) for d in frame.drugs} if combination else {}
     lead: list[tuple[str, Citation]] = []
+    scored: list[tuple[int, str, Citation]] = []  # (words of the phrase matched, unit, chunk)
     by_class: list[tuple[str, Citation]] = []
     for c in citations:
         if c.quarantined or c.text.lstrip().startswith("|"):
             continue
-        if listing and any(d.drug_id == c.drug_id for _, d in lead):
+        if listing and any(d.drug_id == c.drug_id for _, _, d in scored):
             continue
         if combination:
             # The other drug by name first; a line naming only its class comes after.
@@ -169,9 +170,20 @@ def lead_sentences(
                 if classed is not None:
                     by_class.append((classed, c))
             continue
-        found = _first_unit(c.text, searched)
-        if found is not None:
-            lead.append((found, c))  # one unit a paragraph; the paragraph itself follows
+        # A population's terms are alternatives of one situation ("clcr", "suy thận"), not
+        # parts of a phrase: the first that a paragraph says is its line.
+        best = (
+            _best_unit(c.text, searched) if not population else _any_unit(c.text, searched)
+        )
+        if best is not None:
+            scored.append((best[0], best[1], c))  # one unit a paragraph; the paragraph follows
+    if scored and not listing:
+        # Only the most specific lines lead: "Tắc ruột do phân." over "Tắc ruột hoặc liệt
+        # ruột." for "tắc ruột do phân"; a part of the phrase does not outrank the whole.
+        top = max(words for words, _, _ in scored)
+        lead += [(text, c) for words, text, c in scored if words == top]
+    else:
+        lead += [(text, c) for _, text, c in scored]
     if combination:
         # A class line only when no line names the drug: "thuốc chống viêm không steroid
         # pyrazol" is not about ibuprofen, which warfarin's monograph names itself.
@@ -181,6 +193,32 @@ def lead_sentences(
     order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
     lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))
     return lead[:LEAD_SENTENCES]
+
+
+# Words that say whose situation, not what it is: a phrase of only these names nothing.
+_SITUATION_WORDS = frozenset(
+    "co tien su nguoi benh nhan bi dang tung mac cho voi va hoac".split()
+)
+
+
+def _best_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:
+    """The unit that says the longest of the phrases (its word count), first in the text."""
+    best: tuple[int, str] | None = None
+    for phrase in phrases:
+        size = len(phrase.split())
+        if best is not None and size <= best[0]:
+            continue
+        if not set(phrase.split()) - _SITUATION_WORDS:
+            continue
+        unit = _first_unit(text, [phrase])
+        if unit is not None:
+            best = (size, unit)
+    return best
+
+
+def _any_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:
+    found = _first_unit(text, phrases)
+    return (1, found) if found is not None else None
 
 
 def _first_unit(text: str, phrases: Sequence[str]) -> str | None:

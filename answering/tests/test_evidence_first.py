@@ -48,6 +48,16 @@ def test_a_section_word_inside_a_condition_name_is_the_condition() -> None:
         assert "porphyrin" in _lead(result)[0].lower()
 
 
+def test_the_most_specific_line_leads_not_one_naming_a_part_of_the_situation() -> None:
+    result = ask("alverin citrat dùng cho người tắc ruột do phân được không?")
+    lead = _lead(result)
+    # "Tắc ruột hoặc liệt ruột." names only "tắc ruột"; the book has the whole phrase too.
+    assert lead == ["Chống chỉ định: Tắc ruột do phân."]
+    # A phrase of only "whose" words ("có tiền sử") is no situation to lead with.
+    amox = _lead(ask("amoxicilin dùng cho người có tiền sử co giật được không?"))
+    assert not any("dị ứng với bất kỳ loại penicilin" in line for line in amox)
+
+
 def test_an_organ_state_is_searched_in_the_books_other_phrasings() -> None:
     result = ask("ciprofloxacin dùng cho người bị suy chức năng gan được không?")
     assert result.reason != "condition_not_named_in_book"
