@@ -264,20 +264,26 @@ def match_table(text: str, table: Table) -> list[PhraseMatch]:
     """
     folded = folded_phrase(text)
     typed = typed_words(text)
-    taken: list[tuple[int, int]] = []
-    found = []
+    candidates = []
     for pattern, phrase, key, spelled in table:
         for m in pattern.finditer(folded):
-            if any(m.start() < end and start < m.end() for start, end in taken):
-                continue
             first = folded.count(" ", 0, m.start())
             span = typed[first : first + len(spelled)]
             if len(span) == len(spelled) and not all(
                 diacritics_agree(t, p) for t, p in zip(span, spelled, strict=True)
             ):
                 continue
-            taken.append((m.start(), m.end()))
-            found.append(PhraseMatch(key, phrase, m.start()))
+            candidates.append((m.start(), m.end(), phrase, key))
+    # More words first, then the earlier phrase, then the longer: "quá liều dùng gì" is an
+    # overdose question ("quá liều"), not "liều dùng" (the same two words, a letter longer).
+    candidates.sort(key=lambda c: (-len(c[2].split()), c[0], -len(c[2])))
+    taken: list[tuple[int, int]] = []
+    found = []
+    for start, end, phrase, key in candidates:
+        if any(start < e and s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        found.append(PhraseMatch(key, phrase, start))
     return found
 
 

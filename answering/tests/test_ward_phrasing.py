@@ -206,3 +206,18 @@ def test_a_word_the_book_uses_is_a_condition_not_an_unknown_drug_in_a_which_drug
     # A name found nowhere in the book stays an unknown drug.
     assert understand("Liều thuốc Zyxoprin cho người lớn?").unknown_drugs == ("zyxoprin",)
     assert "atorvastatin" in understand("Atorvastatin 20 mg nên uống buổi tối?").unknown_drugs
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        ("Heparin quá liều dùng gì để trung hòa?", "qua_lieu_va_xu_tri"),
+        ("morphin quá liều dùng naloxon thế nào", "qua_lieu_va_xu_tri"),
+        ("Liều dùng paracetamol cho người lớn?", "lieu_luong_va_cach_dung"),
+    ],
+)
+def test_overlapping_section_phrases_go_to_the_earlier_of_equal_length(
+    question: str, section: str
+) -> None:
+    # "quá liều dùng gì": "quá liều" and "liều dùng" share a word; the earlier one is meant.
+    assert understand(question).attribute == section
