@@ -135,7 +135,21 @@ POPULATION_TERMS: dict[str, tuple[str, ...]] = {
     ),
     # A child asked about as the patient's situation ("aspirin cho trẻ em được không?"): the
     # Reye's-syndrome line sits in Thận trọng, not in Chống chỉ định.
-    "tre_em": ("trẻ em", "trẻ nhỏ", "trẻ sơ sinh", "sơ sinh", "trẻ dưới"),
+    "tre_em": (
+        "trẻ em",
+        "trẻ nhỏ",
+        "trẻ sơ sinh",
+        "sơ sinh",
+        "trẻ dưới",
+        "thiếu niên",
+        "vị thành niên",
+        # How cautions name children by age ("người bệnh dưới 18 tuổi" for ciprofloxacin).
+        "dưới 18 tuổi",
+        "dưới 16 tuổi",
+        "dưới 12 tuổi",
+        "dưới 6 tuổi",
+        "dưới 2 tuổi",
+    ),
     "phu_nu_mang_thai": ("người mang thai", "phụ nữ mang thai", "mang thai", "có thai"),
     "cho_con_bu": ("cho con bú",),
     "nguoi_cao_tuoi": ("người cao tuổi",),

@@ -38,6 +38,9 @@ def test_a_child_asked_about_finds_the_reye_caution_in_than_trong() -> None:
     assert lead[0].startswith("Thận trọng: ") and "hội chứng Reye" in lead[0]
     assert {c.section_key for c in result.citations} >= {"chong_chi_dinh", "than_trong"}
     assert delivery(result, "hội chứng Reye").before_collapsed
+    # Cautions name children by age too: ciprofloxacin's "người bệnh dưới 18 tuổi".
+    cipro = _lead(ask("Ciprofloxacin có dùng cho trẻ em được không?"))
+    assert cipro[0].startswith("Thận trọng: ") and "dưới 18 tuổi" in cipro[0]
 
 
 def test_a_section_word_inside_a_condition_name_is_the_condition() -> None:
