@@ -24,6 +24,7 @@ from answering.results import (
     notice_block,
     notice_text,
 )
+from corpus.sections import SECTION_TITLES
 from corpus.text import as_typed
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome
@@ -138,8 +139,8 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             f"Dược thư không nêu «{frame.situation or as_typed(frame.standalone_query or '', frame.condition)}» trong chuyên luận "
             "của thuốc này (đã tra Chống chỉ định, Thận trọng, Thời kỳ mang thai, cho con bú, "
             "Liều lượng, Tương tác, Tương kỵ, Bảo quản, Quá liều, Tác dụng không mong muốn); "
-            "điều đó không có nghĩa là dùng được an toàn. Toàn văn mục Chống chỉ định được trích "
-            "bên dưới."
+            "điều đó không có nghĩa là dùng được an toàn. Toàn văn mục "
+            f"{SECTION_TITLES.get(frame.attribute or '', 'Chống chỉ định')} được trích bên dưới."
         )
         first = citations[0] if citations else None
         blocks.insert(

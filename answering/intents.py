@@ -79,3 +79,12 @@ def antidote_subject(drugs: Sequence[str], other_names: Sequence[str]) -> str | 
         if count > best_count:
             best, best_count = subject, count
     return best
+
+
+def named_in_monograph(drug_id: str, condition: str, items: Sequence[str] = ()) -> bool:
+    """Whether any clinical section of the drug says one of the items (what the patient
+    takes: "rượu", "nước bưởi"), the condition, or a part of it of two words or more."""
+    from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
+
+    phrases = [*items, *(p for p in sub_phrases(condition) if len(p.split()) >= 2)]
+    return any(find_condition_in_sections(drug_id, p, SITUATION_SECTIONS) for p in phrases)

@@ -22,6 +22,7 @@ from answering.intents import (
     antidote_subject,
     current_medicines,
     inside_a_condition,
+    named_in_monograph,
     situation_phrase,
     without_cue,
 )
@@ -129,6 +130,9 @@ def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
 
 # The book's children's bands end at 18 years ("Trẻ em 16 - 18 tuổi").
 ADULT_MONTHS = 18 * 12
+# What a patient eats, drinks or smokes: interaction words of the phrase table that are the
+# thing asked about ("nước bưởi", "rượu bia"), folded.
+_CONSUMED = ("nuoc buoi", "ruou bia", "ruou", "bia", "thuc an", "sua", "ca phe", "thuoc la")
 
 
 def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
@@ -304,4 +308,12 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         )
     if section is None and frame.population == "suy_than":
         return as_relation(frame, "contraindication", frame.condition)
+    if yes_no and section == "tuong_tac_thuoc" and len(drugs) == 1 and not unknown:
+        # "Amlodipin có tương tác với nước bưởi không?": a food, a drink or a habit the
+        # monograph names nowhere is said to be not named ("không nêu"), in the user's words;
+        # one it names stays an interaction question (its lines are in the section).
+        taken = [f for f in _CONSUMED if f" {f} " in f" {folded} "]
+        condition = " ".join(dict.fromkeys([*taken, *condition_words(question, names).split()]))
+        if condition and not named_in_monograph(drugs[0], condition, taken):
+            return as_relation(frame, "contraindication", condition, attribute=section)
     return frame

@@ -67,6 +67,18 @@ def test_an_organ_state_is_searched_in_the_books_other_phrasings() -> None:
     assert any("gan" in line.lower() for line in _lead(result))
 
 
+def test_a_food_the_monograph_never_names_is_said_not_named_in_the_users_words() -> None:
+    result = ask("Amlodipin có tương tác với nước bưởi không?")
+    assert result.reason == "condition_not_named_in_book"
+    notice = result.blocks[0].claims[0][0]
+    assert "«nước bưởi»" in notice and "Toàn văn mục Tương tác thuốc" in notice
+    # One it names stays an interaction question, its line first.
+    alcohol = ask("Uống metronidazol có uống rượu bia được không?")
+    assert (
+        alcohol.frame.turn_type == "drug_attribute" and alcohol.frame.attribute == "tuong_tac_thuoc"
+    )
+
+
 def test_not_named_is_said_only_after_every_situation_section_was_searched() -> None:
     result = ask("paracetamol dùng cho người bị bệnh zyxomatosis được không?")
     assert result.reason == "condition_not_named_in_book"
