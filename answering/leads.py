@@ -23,7 +23,7 @@ from retrieval.classes import class_words
 from retrieval.frame import QueryFrame
 from retrieval.queries import own_names
 from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
-from retrieval.situations import POPULATION_TERMS
+from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
 
 # The lead of a situation answer: at most this many of the book's sentences naming it; of a
 # which-drug answer, one line for each drug found (retrieval returns at most eight).
@@ -136,9 +136,12 @@ def lead_sentences(
         and frame.attribute == "chong_chi_dinh"
         and frame.population in POPULATION_TERMS
     )
+    # "Metformin có gây nhiễm toan lactic không?": the effect's lines lead.
+    effect = frame.turn_type == "drug_attribute" and bool(frame.condition)
     if (
         not combination
         and not population
+        and not effect
         and (
             frame.turn_type not in ("condition_relation", "condition_to_drug")
             or not frame.condition
@@ -195,12 +198,6 @@ def lead_sentences(
     return lead[:LEAD_SENTENCES]
 
 
-# Words that say whose situation, not what it is: a phrase of only these names nothing.
-_SITUATION_WORDS = frozenset(
-    "co tien su nguoi benh nhan bi dang tung mac cho voi va hoac".split()
-)
-
-
 def _best_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:
     """The unit that says the longest of the phrases (its word count), first in the text."""
     best: tuple[int, str] | None = None
@@ -208,7 +205,7 @@ def _best_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:
         size = len(phrase.split())
         if best is not None and size <= best[0]:
             continue
-        if not set(phrase.split()) - _SITUATION_WORDS:
+        if not set(phrase.split()) - GENERIC_SITUATION_WORDS:
             continue
         unit = _first_unit(text, [phrase])
         if unit is not None:

@@ -308,6 +308,12 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         )
     if section is None and frame.population == "suy_than":
         return as_relation(frame, "contraindication", frame.condition)
+    if yes_no and section == "tac_dung_khong_mong_muon" and len(drugs) == 1:
+        # "Metformin có gây nhiễm toan lactic không?": the effect asked about is looked for
+        # wherever the monograph says it (ADR, cautions, overdose); the section answers.
+        effect = condition_words(question, names)
+        if effect:
+            return replace(frame, condition=effect, unknown_drugs=(), did_you_mean=())
     if yes_no and section == "tuong_tac_thuoc" and len(drugs) == 1 and not unknown:
         # "Amlodipin có tương tác với nước bưởi không?": a food, a drink or a habit the
         # monograph names nowhere is said to be not named ("không nêu"), in the user's words;

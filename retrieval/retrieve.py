@@ -19,7 +19,7 @@ from retrieval.queries import (
     patient_safety,
     retrieve_section,
 )
-from retrieval.situations import POPULATION_TERMS
+from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
 
 # Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
 # the Ringer-lactate/calcium warning sits in Liều lượng, alcohol in Tương tác thuốc.
@@ -137,6 +137,14 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         evidence += retrieve_section(
             drug_id, frame.attribute, question, pool=frame.attribute == "than_trong"
         )
+    if (
+        frame.turn_type == "drug_attribute"
+        and frame.attribute == "tac_dung_khong_mong_muon"
+        and frame.condition
+    ):
+        # Found: its lines lead. Not found, the section is quoted as asked, with no "không
+        # nêu": the book may say a shorter word ("Ho." for "ho khan") a phrase search misses.
+        evidence = unique_evidence(_effect_lines(frame) + evidence)
     if frame.attribute == "chong_chi_dinh" and frame.population in POPULATION_TERMS:
         # "Aspirin cho trẻ em được không?": the contraindications, then every caution line
         # that names the population (Reye's syndrome is in Thận trọng).
@@ -200,6 +208,27 @@ def _population_lines(frame: QueryFrame) -> list[Evidence]:
         for term in POPULATION_TERMS[frame.population or ""]:
             found += find_condition_in_sections(drug_id, term, POPULATION_SITUATION_SECTIONS)
     return found
+
+
+# Where an effect asked about ("có gây …") is said: as an ADR, a caution, an overdose sign.
+EFFECT_SECTIONS = (
+    "tac_dung_khong_mong_muon",
+    "than_trong",
+    "chong_chi_dinh",
+    "qua_lieu_va_xu_tri",
+)
+
+
+def _effect_lines(frame: QueryFrame) -> list[Evidence]:
+    """The chunks saying the longest part of the effect phrase that any of them says."""
+    drug_id = frame.drugs[0]
+    for phrase in sub_phrases(frame.condition or ""):
+        if not set(phrase.split()) - GENERIC_SITUATION_WORDS:
+            continue
+        hits = find_condition_in_sections(drug_id, phrase, EFFECT_SECTIONS)
+        if hits:
+            return hits
+    return []
 
 
 # Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).

@@ -191,3 +191,14 @@ def condition_synonyms(folded: str) -> list[str]:
                     if replaced not in found and replaced != folded:
                         found.append(replaced)
     return found
+
+
+# Words that say whose situation or what is asked, not what the situation is: a phrase of
+# only these ("có tiền sử", "cần theo dõi", "người bệnh") names nothing to search for.
+GENERIC_SITUATION_WORDS = frozenset(
+    folded_phrase(w)
+    for w in (
+        "có tiền sử người bệnh nhân bị đang từng mắc cho với và hoặc cần theo dõi phải nên "
+        "khi dùng được không thuốc uống sau trước lúc"
+    ).split()
+)

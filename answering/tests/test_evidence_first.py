@@ -79,6 +79,19 @@ def test_a_food_the_monograph_never_names_is_said_not_named_in_the_users_words()
     )
 
 
+def test_an_effect_asked_about_leads_with_the_line_that_names_it() -> None:
+    result = ask("Metformin có gây nhiễm toan lactic không?")
+    assert result.frame.turn_type == "drug_attribute"
+    assert result.frame.attribute == "tac_dung_khong_mong_muon"
+    assert "nhiễm toan lactic" in _lead(result)[0].lower()
+    assert not result.frame.unknown_drugs  # "lactic" is part of the effect, not a drug name
+    # An effect the phrase search does not find is never said to be absent: the book may print
+    # a shorter word ("Hô hấp: Ho." for "ho khan"); the section is quoted as asked.
+    cough = ask("Captopril có gây ho khan không?")
+    assert cough.reason != "condition_not_named_in_book"
+    assert any("Ho." in t for b in cough.blocks if not b.collapsed for t, _ in b.claims)
+
+
 def test_not_named_is_said_only_after_every_situation_section_was_searched() -> None:
     result = ask("paracetamol dùng cho người bị bệnh zyxomatosis được không?")
     assert result.reason == "condition_not_named_in_book"
