@@ -1,5 +1,6 @@
 """A follow-up turn: what it inherits from the turn before, and when it inherits nothing."""
 
+import re
 from dataclasses import replace
 
 from answering.cues import has
@@ -19,6 +20,19 @@ def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str)
         # "Thuốc nào gây hội chứng Stevens-Johnson?" after a paracetamol question asks about
         # every drug, not paracetamol: a which-drug question inherits no drug.
         return frame
+    folded = folded_phrase(question)
+    if (
+        not frame.drugs
+        and (frame.not_loaded or frame.unknown_drugs)
+        and len(prior.drugs) == 1
+        and re.search(r"\b(?:pha|voi|dung chung|uong chung|cung|phoi hop|ket hop)\b", folded)
+    ):
+        # "…pha với lidocain được không?" after a ceftriaxon question: the other drug has no
+        # monograph here, the question is about ceftriaxon with it — read it as one question.
+        from answering.understanding import understand
+
+        whole = f"{prior.drugs[0].replace('_', ' ')} {question}"
+        return replace(understand(whole), context_action="continue", standalone_query=whole)
     continuing = (
         frame.context_action == "continue"
         or prior.needs_clarify

@@ -151,7 +151,10 @@ def lead_sentences(
     searched = (
         [" ".join(words(t)) for t in POPULATION_TERMS[frame.population or ""]]
         if population
-        else sub_phrases(frame.condition or "")
+        else [
+            *sub_phrases(frame.condition or ""),
+            *(" ".join(words(n)) for n in (*frame.not_loaded, *frame.unknown_drugs)),
+        ]
     )
     names = {d: _searched_names(d) for d in frame.drugs} if combination else {}
     lead: list[tuple[str, Citation]] = []

@@ -119,7 +119,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
     if frame.turn_type == "condition_relation" and frame.condition:
         drug_id = frame.drugs[0]
         terms = POPULATION_TERMS.get(frame.population or "", ())
-        for phrase in dict.fromkeys([*sub_phrases(frame.condition), *terms]):
+        # A drug the question names that has no monograph here ("pha với lidocain") is
+        # searched by its name too: ceftriaxon's monograph says "Mẫn cảm với lidocain".
+        names = [*frame.not_loaded, *frame.unknown_drugs]
+        for phrase in dict.fromkeys([*sub_phrases(frame.condition), *terms, *names]):
             hits = find_condition_in_sections(drug_id, phrase, SITUATION_SECTIONS)
             if hits:
                 return _from_decision(replace(frame, attribute=hits[0].section_key), hits)

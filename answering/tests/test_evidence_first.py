@@ -92,6 +92,26 @@ def test_an_effect_asked_about_leads_with_the_line_that_names_it() -> None:
     assert any("Ho." in t for b in cough.blocks if not b.collapsed for t, _ in b.claims)
 
 
+def test_a_drug_without_a_monograph_here_is_searched_by_name_in_the_one_asked_about() -> None:
+    from answering.turn import answer_in_conversation
+
+    # Ceftriaxon's monograph says "Mẫn cảm với lidocain": never "không nêu «pha lidocain»".
+    single = ask("Ceftriaxon pha với lidocain được không?")
+    assert single.reason != "condition_not_named_in_book"
+    assert any("lidocain" in line for line in _lead_after_notices(single))
+    # The same as a follow-up: the other drug has no monograph, the question is ceftriaxon's.
+    follow = answer_in_conversation(
+        ["Ceftriaxon tiêm bắp liều người lớn", "pha với lidocain được không?"]
+    )
+    assert follow.frame.drugs == ("ceftriaxon",) and follow.decision == "answer"
+    assert "lidocain" in follow.frame.not_loaded or "lidocain" in follow.frame.unknown_drugs
+
+
+def _lead_after_notices(result) -> list[str]:  # type: ignore[no-untyped-def]
+    lead = next(b for b in result.blocks if b.kind != "notice" and not b.collapsed)
+    return [text for text, _ in lead.claims]
+
+
 def test_not_named_is_said_only_after_every_situation_section_was_searched() -> None:
     result = ask("paracetamol dùng cho người bị bệnh zyxomatosis được không?")
     assert result.reason == "condition_not_named_in_book"
