@@ -129,7 +129,11 @@ def lead_sentences(
     if frame.attribute == "qua_lieu_va_xu_tri":
         return _antidote_lead(frame, citations)
     listing = frame.turn_type == "condition_to_drug"
-    combination = frame.turn_type == "interaction" and len(frame.drugs) >= 2
+    # Two drugs asked together, as an interaction or an incompatibility ("Vancomycin có tương
+    # kỵ với heparin không?"): each one's lines naming the other.
+    combination = len(frame.drugs) >= 2 and (
+        frame.turn_type == "interaction" or frame.attribute in ("tuong_ky", "tuong_tac_thuoc")
+    )
     # "Aspirin cho trẻ em được không?": the population is the situation searched for.
     population = (
         frame.turn_type == "drug_attribute"

@@ -67,6 +67,12 @@ def test_an_organ_state_is_searched_in_the_books_other_phrasings() -> None:
     assert any("gan" in line.lower() for line in _lead(result))
 
 
+def test_two_drugs_asked_as_an_incompatibility_lead_with_the_line_naming_the_other() -> None:
+    result = ask("Gentamicin có pha chung bơm tiêm với furosemid được không?")
+    assert result.frame.attribute == "tuong_ky" and result.frame.turn_type == "drug_attribute"
+    assert _lead(result)[0].startswith("Tương kỵ: Gentamicin tương kỵ với furosemid")
+
+
 def test_a_food_the_monograph_never_names_is_said_not_named_in_the_users_words() -> None:
     result = ask("Amlodipin có tương tác với nước bưởi không?")
     assert result.reason == "condition_not_named_in_book"
