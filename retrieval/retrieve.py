@@ -206,10 +206,18 @@ POPULATION_SITUATION_SECTIONS = ("than_trong", "tac_dung_khong_mong_muon")
 
 
 def _population_lines(frame: QueryFrame) -> list[Evidence]:
+    """Every caution or ADR line naming the population; when none does, the dose paragraphs
+    that name it ("Omeprazol có dùng cho trẻ 1 tuổi được không?": the book's answer is its
+    children's dose), so the answer is never only "Quá mẫn với …"."""
     found: list[Evidence] = []
+    terms = POPULATION_TERMS[frame.population or ""]
     for drug_id in frame.drugs:
-        for term in POPULATION_TERMS[frame.population or ""]:
+        for term in terms:
             found += find_condition_in_sections(drug_id, term, POPULATION_SITUATION_SECTIONS)
+    if not found:
+        for drug_id in frame.drugs:
+            for term in terms:
+                found += find_condition_in_sections(drug_id, term, ["lieu_luong_va_cach_dung"])
     return found
 
 

@@ -38,6 +38,10 @@ def test_a_child_asked_about_finds_the_reye_caution_in_than_trong() -> None:
     assert lead[0].startswith("Thận trọng: ") and "hội chứng Reye" in lead[0]
     assert {c.section_key for c in result.citations} >= {"chong_chi_dinh", "than_trong"}
     assert delivery(result, "hội chứng Reye").before_collapsed
+    # When no caution names children, the children's dose paragraphs answer (the book gives
+    # omeprazol's doses from 1 month), never only "Quá mẫn với …".
+    omeprazol = _lead(ask("Omeprazol có dùng cho trẻ 1 tuổi được không?"))
+    assert omeprazol and all(line.startswith("Liều lượng và cách dùng") for line in omeprazol)
     # Cautions name children by age too: ciprofloxacin's "người bệnh dưới 18 tuổi".
     cipro = _lead(ask("Ciprofloxacin có dùng cho trẻ em được không?"))
     assert cipro[0].startswith("Thận trọng: ") and "dưới 18 tuổi" in cipro[0]
