@@ -9,6 +9,7 @@ from answering.cues import CUES, ends_of, has
 from corpus.text import folded_phrase
 from retrieval.phrases import section_matches
 from retrieval.queries import find_condition_in_sections, own_names
+from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
 
 # Sections whose words are also the names of conditions a patient has (ADRs, overdose).
 _CONDITION_SECTIONS = frozenset(
@@ -84,7 +85,5 @@ def antidote_subject(drugs: Sequence[str], other_names: Sequence[str]) -> str | 
 def named_in_monograph(drug_id: str, condition: str, items: Sequence[str] = ()) -> bool:
     """Whether any clinical section of the drug says one of the items (what the patient
     takes: "rượu", "nước bưởi"), the condition, or a part of it of two words or more."""
-    from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
-
     phrases = [*items, *(p for p in sub_phrases(condition) if len(p.split()) >= 2)]
     return any(find_condition_in_sections(drug_id, p, SITUATION_SECTIONS) for p in phrases)

@@ -30,7 +30,20 @@ def bump_catalog() -> None:
         CatalogStamp.objects.get_or_create(pk=1, defaults={"version": 1})
 
 
-class Abbreviation(models.Model):
+class StampsCatalog:
+    """A name table's row: saving or deleting it one at a time moves the catalog stamp."""
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)  # type: ignore[misc]
+        bump_catalog()
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        deleted = super().delete(*args, **kwargs)  # type: ignore[misc]
+        bump_catalog()
+        return deleted
+
+
+class Abbreviation(StampsCatalog, models.Model):
     """A ward abbreviation a pharmacist added, with the words the book prints ("THA" →
     "tăng huyết áp"); understanding reads the question with it written out. Ingest never
     touches these rows."""
@@ -48,14 +61,5 @@ class Abbreviation(models.Model):
     def __str__(self) -> str:
         return f"{self.short} → {self.expansion}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        bump_catalog()
 
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        deleted = super().delete(*args, **kwargs)
-        bump_catalog()
-        return deleted
-
-
-__all__ = ["Abbreviation", "CatalogStamp", "bump_catalog"]
+__all__ = ["Abbreviation", "CatalogStamp", "StampsCatalog", "bump_catalog"]

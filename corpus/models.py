@@ -1,6 +1,6 @@
 import hashlib
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
@@ -9,7 +9,12 @@ from django.db import models, transaction
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
-from corpus.catalog_models import Abbreviation, CatalogStamp, bump_catalog  # noqa: F401 - re-exported models
+from corpus.catalog_models import (  # noqa: F401 - models re-exported
+    Abbreviation,
+    CatalogStamp,
+    StampsCatalog,
+    bump_catalog,
+)
 from corpus.markdown import ChunkKind
 from corpus.sections import SECTION_KEYS, SECTION_TITLES
 
@@ -46,7 +51,7 @@ class Drug(models.Model):
         return self.heading
 
 
-class Alias(models.Model):
+class Alias(StampsCatalog, models.Model):
     class Kind(models.TextChoices):
         HEADING = "heading", "Tiêu đề"
         OTHER_NAME = "other_name", "Tên khác (trong ngoặc)"
@@ -71,15 +76,6 @@ class Alias(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        bump_catalog()
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        deleted = super().delete(*args, **kwargs)
-        bump_catalog()
-        return deleted
 
 
 class BookIndexEntry(models.Model):
