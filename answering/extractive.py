@@ -3,6 +3,9 @@ for the asked population, route, age or weight first, and plain statements of wh
 does not name ("không có nghĩa là an toàn")."""
 
 
+from dataclasses import replace
+
+from answering.floors import floor_evidence, place_floors
 from answering.leads import lead_sentences
 from answering.metrics import EXTRACTIVE
 from answering.notices import (
@@ -42,6 +45,19 @@ def _lead_label(c: Citation, listing: bool) -> str:
     return f"{c.section_title} · {c.label}" if c.label else c.section_title
 
 
+def _cited_only(
+    citations: list[Citation], blocks: list[AnswerBlock], main: int
+) -> list[Citation]:
+    """The answer's paragraphs and those of the floors that are shown, numbered in order (a
+    floor paragraph not shown is not cited)."""
+    used = {i for b in blocks for _, cited in b.claims for i in cited}
+    kept = citations[:main] + [c for c in citations[main:] if c.index in used]
+    renumber = {c.index: n for n, c in enumerate(kept, 1)}
+    for b in blocks:
+        b.claims = [(t, [renumber.get(i, i) for i in cited]) for t, cited in b.claims]
+    return [replace(c, index=n) for n, c in enumerate(kept, 1)]
+
+
 def extractive_answer(retrieved: Retrieved) -> TurnResult:
     """Verbatim quotes with citations, the most relevant paragraphs first."""
     frame = retrieved.frame
@@ -49,9 +65,12 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     focused = focus(evidence, frame)
     rest = [e for e in evidence if e not in focused]
     ordered = focused + rest
-    citations = citations_for(ordered)
-    shown = [c for c in citations if not c.quarantined]
-    flagged = [c for c in citations if c.quarantined]
+    main = {e.chunk_id for e in ordered}
+    extra = [e for e in dict.fromkeys(floor_evidence(retrieved)) if e.chunk_id not in main]
+    extra = list({e.chunk_id: e for e in extra}.values())
+    citations = citations_for(ordered + extra)
+    shown = [c for c in citations if not c.quarantined and c.chunk_id in main]
+    flagged = [c for c in citations if c.quarantined and c.chunk_id in main]
     blocks: list[AnswerBlock] = []
     lines: list[str] = []
     visible = 0
@@ -79,7 +98,11 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             )
         )
         lines.append(f"{c.text} [{c.index}]")
-    not_named = retrieved.reason in ("condition_not_named_in_book", "interaction_not_named_in_book")
+    not_named = retrieved.reason in (
+        "condition_not_named_in_book",
+        "condition_not_found_as_typed",
+        "interaction_not_named_in_book",
+    )
     # A dose's lead comes from the paragraphs that fit the question, never from one it ranked
     # lower (a liver-failure band is not a child's dose).
     in_focus = [c for c in shown if not in_view or c.chunk_id in in_view]
@@ -109,6 +132,9 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             ),
         )
         lines = [f"{text} [{c.index}]" for text, c in labelled] + lines
+    floors = place_floors(retrieved, blocks, citations)
+    citations = _cited_only(citations, blocks, len(ordered))
+    lines += [f"{text} [{cited[0]}]" for b in floors for text, cited in b.claims]
     if flagged:
         blocks.append(notice_block(flagged))
         lines.append(notice_text(flagged))
@@ -154,6 +180,23 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             ),
         )
         lines.insert(0, absent)
+    if retrieved.reason == "condition_not_found_as_typed" and frame.condition:
+        # The book says some of the situation's words, not the phrase: never "không nêu".
+        missed = (
+            f"Không tìm thấy câu nào nêu đúng «{frame.situation or frame.condition}»; các đoạn "
+            "dưới đây có những từ đó, cùng Chống chỉ định — đối chiếu trước khi dùng."
+        )
+        blocks.insert(
+            0,
+            AnswerBlock(
+                "Không tìm thấy đúng cụm từ được hỏi",
+                BlockKind.NOTICE,
+                citations[0].section_key if citations else "",
+                citations[0].drug_id if citations else "",
+                [(missed, [])],
+            ),
+        )
+        lines.insert(0, missed)
     several = routes_in_view(frame, blocks)
     if several:
         # An adult's dose with no route, paragraphs of several routes in view: named, with

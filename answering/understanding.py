@@ -143,8 +143,12 @@ def understand(question: str, claimed_scope: str = "human") -> QueryFrame:
 def recorded(frame: QueryFrame) -> QueryFrame:
     """The frame with its situation in the user's words and its age in months."""
     typed = frame.standalone_query or ""
+    folded = folded_phrase(typed)
     return replace(
         frame,
+        asks_use=bool(frame.drugs)
+        and (has(folded, "use") or bool(YES_NO.search(folded)))
+        and not has(folded, "effect"),
         situation=as_typed(typed, frame.condition) if frame.condition else None,
         age_months=age_months(frame.age_text),
     )
@@ -269,12 +273,11 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
     if has(folded, "what_for") and section in (None, "chi_dinh"):
         return replace(frame, turn_type="drug_to_condition", attribute="chi_dinh")
     yes_no = bool(YES_NO.search(folded))
-    if len(drugs) >= 2 and section is None and yes_no and not has(folded, "together"):
-        # Several drugs, no interaction cue, a yes/no question: it is about the drug named
-        # last (the earlier ones are the patient's context), e.g. "...có còn được tiếp tục
-        # metformin không".
-        drugs = (resolution.spans[-1][1],)
-        frame = replace(frame, drugs=drugs)
+    if len(drugs) >= 2 and section is None and yes_no and not has(folded, "compare"):
+        # Several drugs in a yes/no question, whatever the connector ("dùng với", "+", "đổi
+        # sang"): each one is answered, with its lines naming the other (issue 18: answering
+        # only the drug named last dropped the patient's own medicine and every interaction).
+        return replace(frame, turn_type="interaction", attribute="tuong_tac_thuoc")
     if len(drugs) >= 2 and section is None and has(folded, "compare"):
         return replace(frame, turn_type="drug_overview")
     if len(drugs) >= 2 and section in (None, "tuong_tac_thuoc"):

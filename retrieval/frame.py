@@ -73,6 +73,9 @@ class QueryFrame:
     age_band: str | None = None  # the book's band that holds the age, as retrieval found it
     # Which understanding produced the frame when a model was asked: "model", "deterministic"
     # (the model's frame fell back to it) or "merged", and why ("model_empty_frame" …).
+    # Whether the question asks if the drug may be given at all ("… được không", "có sao
+    # không"): the contraindications are then in view whatever else leads (issue 18).
+    asks_use: bool = False
     understood_by: str | None = None
     understanding_note: str | None = None
 

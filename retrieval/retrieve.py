@@ -7,7 +7,9 @@ the section a condition sits in, the bands to ask back with) comes back as `Retr
 from dataclasses import dataclass, field, replace
 
 from retrieval.bands import band_holds, band_width, child_bands, prints_age, youngest_first
+from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
+from retrieval.floor import FloorLine, named_anywhere, safety_floor
 from retrieval.frame import QueryFrame
 from retrieval.queries import (
     drug_overview,
@@ -16,9 +18,11 @@ from retrieval.queries import (
     find_condition_in_sections,
     free_form,
     interaction_evidence,
+    own_names,
     patient_safety,
     retrieve_section,
 )
+from retrieval.ranked import Situation, ranked_evidence, situation_of
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
 
 # Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
@@ -47,6 +51,12 @@ class Retrieved:
     clarifying_question: str | None = None
     near_misses: list[str] = field(default_factory=list)
     safety: list[SafetyFinding] = field(default_factory=list)
+    # What stays in view whatever reading won (retrieval.floor): the contraindication floor of
+    # a "may it be given" question, the best plain-ranked paragraphs, the informative words
+    # of the question (idf) that decide whether those show.
+    floor: list[FloorLine] = field(default_factory=list)
+    ranked: list[Evidence] = field(default_factory=list)
+    situation: Situation = field(default_factory=lambda: Situation({}))
 
 
 def _from_decision(
@@ -60,6 +70,41 @@ def _from_decision(
 
 
 def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
+    """The evidence of the frame's reading, with the floors every answer keeps (issue 17/18)."""
+    retrieved = _retrieve(frame, question)
+    drugs = retrieved.frame.drugs
+    if retrieved.decision not in (Outcome.ANSWER, Outcome.VERIFY_PDF) or not drugs:
+        return retrieved
+    if retrieved.frame.turn_type == "condition_to_drug":
+        return retrieved
+    names = [name for d in drugs for name in own_names(d)] + list(_typed_names(question))
+    retrieved.situation = situation_of(question, names)
+    retrieved.ranked = ranked_evidence(question, drugs, k=2)
+    if retrieved.reason == "condition_not_named_in_book" and retrieved.frame.condition:
+        # The phrase search missed; the book is silent only if no paragraph says any of the
+        # situation's informative words ("bia rượu" → "không uống rượu" in Tương tác).
+        told = retrieved.frame.situation or retrieved.frame.condition  # as typed: "trứng" ≠ "trung"
+        near = named_anywhere(drugs[0], told, names)
+        if near:
+            retrieved.reason = "condition_not_found_as_typed"
+            retrieved.ranked = unique_evidence(near + retrieved.ranked)
+    if retrieved.frame.asks_use:
+        # The situation as the book says it: the question, and the book's words for the
+        # population it names ("thai phụ" → "thai kỳ", "mang thai").
+        terms = POPULATION_TERMS.get(retrieved.frame.population or "", ())
+        situation = situation_of(" ".join([question, *terms]), names)
+        patient = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
+        extra = [patient[p] for p in [retrieved.frame.population] if p in patient]
+        retrieved.floor = safety_floor(drugs, situation, extra)
+    return retrieved
+
+
+def _typed_names(question: str) -> tuple[str, ...]:
+    """The words of the question the resolver read as drug names (brands, short forms)."""
+    return tuple(phrase for phrase, _ in get_resolver().resolve_detail(question).spans)
+
+
+def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
     if frame.turn_type == "smalltalk":
         return Retrieved(frame, [], Outcome.ANSWER, "smalltalk")
     if frame.turn_type == "out_of_scope":

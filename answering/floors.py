@@ -1,0 +1,125 @@
+"""The floors of retrieval (`retrieval.floor`) as answer blocks, in view.
+
+Placed before the first collapsed block, so they are read without a click: the
+contraindication lines that say the situation first (ahead of any lead from another
+section: a line of the dose or ADR paragraphs never stands in front of a contraindication
+naming the same situation), the rest of the floor after the lead, then the best-ranked
+paragraph when it says the question's words better than the view.
+"""
+
+from collections.abc import Sequence
+
+from answering.results import AnswerBlock, BlockKind, Citation, kind_of
+from retrieval.evidence import Evidence
+from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine
+from retrieval.ranked import coverage, names_situation
+from retrieval.retrieve import Retrieved
+
+
+def floor_evidence(retrieved: Retrieved) -> list[Evidence]:
+    """Every paragraph the floors may quote, to be cited."""
+    return [line.evidence for line in retrieved.floor] + list(retrieved.ranked)
+
+
+def view_text(blocks: Sequence[AnswerBlock]) -> str:
+    """What the card shows before anything is expanded."""
+    seen = []
+    for block in blocks:
+        if block.collapsed:
+            break
+        seen += [text for text, _ in block.claims]
+    return "\n".join(seen)
+
+
+def first_collapsed(blocks: Sequence[AnswerBlock]) -> int:
+    return next((n for n, b in enumerate(blocks) if b.collapsed), len(blocks))
+
+
+def _floor_block(line: FloorLine, c: Citation) -> AnswerBlock:
+    title = f"{c.drug_name} · {c.section_title}" + ("" if line.whole else " · dòng liên quan")
+    return AnswerBlock(
+        title,
+        kind_of(c.section_key),
+        c.section_key,
+        c.drug_id,
+        [(t, [c.index]) for t in line.lines],
+    )
+
+
+def place_floors(
+    retrieved: Retrieved, blocks: list[AnswerBlock], citations: Sequence[Citation]
+) -> list[AnswerBlock]:
+    """Insert the floor blocks in view (in place) and return them."""
+    by_chunk = {c.chunk_id: c for c in citations if not c.quarantined}
+    seen = view_text(blocks)
+    lead_is_contraindication = bool(blocks) and blocks[0].section_key == "chong_chi_dinh"
+    front: list[AnswerBlock] = []
+    after: list[AnswerBlock] = []
+    for line in retrieved.floor:
+        c = by_chunk.get(line.evidence.chunk_id)
+        if c is None or all(text in seen for text in line.lines):
+            continue
+        block = _floor_block(line, c)
+        seen += "\n" + "\n".join(line.lines)
+        is_contraindication = c.section_key == "chong_chi_dinh"
+        if line.names_situation and is_contraindication and not lead_is_contraindication:
+            front.append(block)
+        else:
+            after.append(block)
+    # A paragraph the floor shows whole is not repeated one click away.
+    whole = {
+        by_chunk[line.evidence.chunk_id].index
+        for line in retrieved.floor
+        if line.whole and line.evidence.chunk_id in by_chunk
+    }
+    shown_whole = {cited[0] for b in front + after for _, cited in b.claims if cited} & whole
+    blocks[:] = [
+        b
+        for b in blocks
+        if not (b.collapsed and len(b.claims) == 1 and set(b.claims[0][1]) <= shown_whole)
+    ]
+    ranked = _ranked_block(retrieved, by_chunk, seen)
+    if ranked is not None:
+        after.append(ranked)
+    start = _after_notices(blocks)
+    blocks[start:start] = front
+    at = first_collapsed(blocks)
+    blocks[at:at] = after
+    return front + after
+
+
+def _after_notices(blocks: Sequence[AnswerBlock]) -> int:
+    """Where the answer proper starts: after the notices that head the card."""
+    n = 0
+    while n < len(blocks) and blocks[n].kind == BlockKind.NOTICE and not blocks[n].collapsed:
+        n += 1
+    return n
+
+
+def _ranked_block(
+    retrieved: Retrieved, by_chunk: dict[int, Citation], seen: str
+) -> AnswerBlock | None:
+    situation = retrieved.situation
+    # The phrase search missed but the monograph says the situation's words: the paragraph
+    # saying them is what a pharmacist reads next, in place of a "not named".
+    missed = retrieved.reason == "condition_not_found_as_typed"
+    for e in retrieved.ranked:
+        c = by_chunk.get(e.chunk_id)
+        if c is None or c.text in seen:
+            continue
+        covered = coverage(e.text, situation)
+        better = (
+            covered >= RANKED_COVERAGE
+            and covered >= coverage(seen, situation) + RANKED_MARGIN
+            and names_situation(e.text, situation)
+        )
+        if (missed and covered > 0) or better:
+            return AnswerBlock(
+                f"{c.drug_name} · {c.section_title} · đoạn có các từ của câu hỏi",
+                kind_of(c.section_key),
+                c.section_key,
+                c.drug_id,
+                [(c.text, [c.index])],
+            )
+        break
+    return None

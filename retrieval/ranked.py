@@ -1,0 +1,227 @@
+"""Plain ranked retrieval: BM25 over the book's paragraphs, no rules.
+
+The floor under every reading of a question (issue 17) and the measure its rules are held
+against. Each paragraph is a bag of folded syllables, folded syllable bigrams ("loet_da",
+"da_day": Vietnamese words are several syllables) and, for syllables with diacritics, the
+exact syllable ("=dạ"), so a question typed with diacritics prefers the word it typed
+(`dạ` over `da`). IDF comes from the whole book; a search may be limited to some drugs or
+sections, and then ranks only their paragraphs with the book's IDF.
+
+The index is built in memory with `bm25s` (a maintained, numpy-only BM25) from every chunk,
+once per state of the chunks (their count and last edit), ~0.3 s for the shared corpus.
+"""
+
+import logging
+import math
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import bm25s
+import numpy as np
+from django.db.models import Count, Max
+
+from corpus.models import Chunk
+from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
+from retrieval.evidence import Evidence
+from retrieval.queries import _chunks, _evidence
+from retrieval.situations import GENERIC_SITUATION_WORDS
+
+logging.getLogger("bm25s").setLevel(logging.WARNING)  # its index build logs at debug
+
+# A syllable in at most this share of the book's paragraphs says something about a question
+# (idf ≥ 2: "thuốc", "dùng", "không", "người" are in far more).
+INFORMATIVE_IDF = 2.0
+
+
+def tokens(text: str, *, exact: bool = True) -> list[str]:
+    """Folded syllables, their bigrams and (typed with diacritics) the exact syllables."""
+    folded = words(text)
+    out = folded + [f"{a}_{b}" for a, b in zip(folded, folded[1:], strict=False)]
+    if exact:
+        kept = typed_words(text)
+        if len(kept) == len(folded):
+            out += [f"={k}" for f, k in zip(folded, kept, strict=True) if f != k]
+    return out
+
+
+@dataclass
+class _Index:
+    stamp: str
+    model: bm25s.BM25
+    chunk_ids: np.ndarray
+    drug_ids: list[str]
+    section_keys: list[str]
+    vocab: dict[str, int]
+    df: Counter[str]
+    n: int
+
+    def idf(self, word: str) -> float:
+        df = self.df.get(word, 0)
+        return math.log((self.n - df + 0.5) / (df + 0.5) + 1)
+
+
+_lock = threading.Lock()
+_index: _Index | None = None
+
+
+def _stamp() -> str:
+    seen = Chunk.objects.aggregate(n=Count("id"), at=Max("updated_at"), top=Max("id"))
+    return f"{seen['n']}:{seen['top']}:{seen['at']}"
+
+
+def get_index() -> _Index:
+    """The index of the chunks as they are now (rebuilt after an ingest or an edit)."""
+    global _index
+    stamp = _stamp()
+    with _lock:
+        if _index is None or _index.stamp != stamp:
+            _index = _build(stamp)
+        return _index
+
+
+def _build(stamp: str) -> _Index:
+    rows = list(
+        Chunk.objects.order_by("id").values_list(
+            "id", "section__drug__drug_id", "section__section_key", "label", "text"
+        )
+    )
+    corpus = [tokens(f"{label} {text}") for _, _, _, label, text in rows] or [["_"]]
+    model = bm25s.BM25()
+    model.index(corpus, show_progress=False)
+    df: Counter[str] = Counter()
+    for toks in corpus:
+        df.update({t for t in toks if not t.startswith("=")})
+    return _Index(
+        stamp=stamp,
+        model=model,
+        chunk_ids=np.array([r[0] for r in rows] or [0]),
+        drug_ids=[r[1] for r in rows],
+        section_keys=[r[2] for r in rows],
+        vocab=dict(model.vocab_dict),
+        df=df,
+        n=max(len(rows), 1),
+    )
+
+
+def informative_words(text: str, exclude: Iterable[str] = ()) -> dict[str, float]:
+    """The text's folded syllables that say something (idf ≥ INFORMATIVE_IDF), with their
+    idf; `exclude` drops words (the drug names, which every paragraph of the drug says)."""
+    index = get_index()
+    dropped = {w for name in exclude for w in words(name)}
+    return {
+        w: index.idf(w)
+        for w in dict.fromkeys(words(text))
+        if w not in dropped and not w.isdigit() and index.idf(w) >= INFORMATIVE_IDF
+    }
+
+
+# Words of how a case is told, never the situation itself.
+NOT_SITUATION = GENERIC_SITUATION_WORDS | CASE_FILLER
+
+# A word this rare names a situation by itself ("bilirubin", "HLA"); a pair of syllables
+# this rare does too ("loét dạ", "gút cấp", "sơ sinh").
+RARE_IDF = 5.0
+RARE_PAIR_IDF = 3.0
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a question says, as the book's words: its informative syllables (idf), its rare
+    syllable pairs, and how the user typed each syllable that carries diacritics (a text says
+    "trứng" only where it prints "trứng", not "trung")."""
+
+    weights: dict[str, float]
+    pairs: frozenset[str] = frozenset()
+    typed: dict[str, str] = field(default_factory=dict)
+
+    def said_in(self, text: str) -> list[str]:
+        """The text's folded syllables, those whose diacritics disagree with the user's
+        typing left out (as "")."""
+        folded, kept = words(text), typed_words(text)
+        if len(kept) != len(folded):
+            kept = folded
+        return [
+            f if f not in self.typed or diacritics_agree(self.typed[f], k) else ""
+            for f, k in zip(folded, kept, strict=True)
+        ]
+
+
+def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
+    """The situation a text tells: its informative words, without the words of how a case is
+    told ("có tiền sử", "bệnh nhân", "đang dùng") and the drugs' names."""
+    index = get_index()
+    weights = {
+        w: idf for w, idf in informative_words(text, exclude).items() if w not in NOT_SITUATION
+    }
+    folded, kept = words(text), typed_words(text)
+    typed = (
+        {f: k for f, k in zip(folded, kept, strict=True) if f != k and f in weights}
+        if len(kept) == len(folded)
+        else {}
+    )
+    pairs = {
+        f"{a}_{b}"
+        for a, b in zip(folded, folded[1:], strict=False)
+        if (a in weights or b in weights)
+        and not (a.isdigit() or b.isdigit())
+        and index.idf(f"{a}_{b}") >= RARE_PAIR_IDF
+    }
+    return Situation(weights, frozenset(pairs), typed)
+
+
+def names_situation(text: str, situation: Situation) -> bool:
+    """Whether the text says the situation: one of its rare words or rare syllable pairs,
+    not merely a word it shares with the question."""
+    said = situation.said_in(text)
+    if any(situation.weights.get(w, 0.0) >= RARE_IDF for w in said if w):
+        return True
+    return any(
+        a and b and f"{a}_{b}" in situation.pairs for a, b in zip(said, said[1:], strict=False)
+    )
+
+
+def coverage(text: str, situation: Situation) -> float:
+    """The idf-weighted share of the situation's informative words that the text says."""
+    total = sum(situation.weights.values())
+    if not total:
+        return 0.0
+    present = set(situation.said_in(text))
+    return sum(w for word, w in situation.weights.items() if word in present) / total
+
+
+def rank(
+    query: str,
+    drug_ids: Sequence[str] | None = None,
+    section_keys: Sequence[str] | None = None,
+    k: int = 5,
+) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score) of the best paragraphs, limited to the drugs / sections given."""
+    index = get_index()
+    asked = [t for t in tokens(query) if t in index.vocab]
+    if not asked:
+        return []
+    scores = index.model.get_scores(asked)
+    mask = np.ones(len(index.drug_ids), dtype=bool)
+    if drug_ids is not None:
+        wanted = set(drug_ids)
+        mask &= np.array([d in wanted for d in index.drug_ids], dtype=bool)
+    if section_keys is not None:
+        keys = set(section_keys)
+        mask &= np.array([s in keys for s in index.section_keys], dtype=bool)
+    scores = np.where(mask, scores, 0.0)
+    best = np.argsort(-scores, kind="stable")[:k]
+    return [(int(index.chunk_ids[i]), float(scores[i])) for i in best if scores[i] > 0]
+
+
+def ranked_evidence(
+    query: str,
+    drug_ids: Sequence[str] | None = None,
+    section_keys: Sequence[str] | None = None,
+    k: int = 5,
+) -> list[Evidence]:
+    """The best paragraphs as evidence, best first (route "ranked", score = BM25)."""
+    found = rank(query, drug_ids, section_keys, k)
+    chunks = {c.id: c for c in _chunks().filter(id__in=[cid for cid, _ in found])}
+    return [_evidence(chunks[cid], score, route="ranked") for cid, score in found if cid in chunks]
