@@ -14,10 +14,26 @@ from retrieval.bands import band_months
 from retrieval.situations import POPULATION_TERMS
 
 CUES: dict[str, tuple[str, ...]] = {
-    "smalltalk": ("chao", "xin chao", "cam on", "cam on ban", "tam biet", "hello", "hi", "ok", "chuc"),
+    "smalltalk": (
+        "chao",
+        "xin chao",
+        "cam on",
+        "cam on ban",
+        "tam biet",
+        "hello",
+        "hi",
+        "ok",
+        "chuc",
+    ),
     "out_of_scope": ("gia", "bao nhieu tien", "mua o dau", "cach nau", "thoi tiet"),
     # "which drug …" in its loose form (with "thuốc gì") and its strict form.
-    "which_drug": ("thuoc nao", "dung thuoc gi", "thuoc gi", "lua chon thuoc nao", "nen dung thuoc"),
+    "which_drug": (
+        "thuoc nao",
+        "dung thuoc gi",
+        "thuoc gi",
+        "lua chon thuoc nao",
+        "nen dung thuoc",
+    ),
     "which_drug_strict": (
         "thuoc nao",
         "dung thuoc gi",
@@ -72,13 +88,16 @@ CUES: dict[str, tuple[str, ...]] = {
         "anh huong gi",
         "an toan khong",
         "co an toan",
-        "tiep tuc",
-        "ngung",
-        "ngung thuoc",
     ),
     # Asking whether a drug causes an effect: an ADR question, not whether it may be given.
     "effect": ("co gay", "gay ra", "co phai do", "do thuoc", "tac dung phu"),
-    "currently_taking": ("dang dung", "dang uong", "dang su dung", "dang tiem", "dang dieu tri bang"),
+    "currently_taking": (
+        "dang dung",
+        "dang uong",
+        "dang su dung",
+        "dang tiem",
+        "dang dieu tri bang",
+    ),
     "continue": ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao"),
     # What the patient has or had: a section word after it names a condition, not a section
     # ("tiền sử phù mạch, dùng X được không?" asks about a contraindication).
@@ -215,18 +234,15 @@ def book_words(text: str) -> str:
     return text
 
 
-# "thai 8 tuần", "thai kỳ 12 tuần": a pregnancy, and the weeks are not the patient's age.
-PREGNANCY_WEEKS = re.compile(r"\bthai\s+(?:ky\s+|nhi\s+)?\d+\s*tuan\b")
-WEIGHT = re.compile(r"(\d+(?:[.,]\d+)?)\s*kg\b")
-# Matched on the text as typed ("2 - 4 tuổi"), to be found again in the book's bands.
-AGE = re.compile(
-    r"\b\d+\s*(?:-\s*\d+\s*)?(?:tuổi|tuoi|tháng tuổi|thang tuoi|tháng|thang|tuần|tuan|ngày tuổi|ngay tuoi)(?!\w)|sơ sinh|so sinh"
-)
+# The question's numbers (weight, age, pregnancy weeks, durations, labs) are read once, by
+# answering.quantities; an age text ("18 tháng") is read as a band is read.
 def age_months(age_text: str | None) -> float | None:
     """An age as typed ("18 tháng", "5 tuổi", "sơ sinh 5 ngày tuổi") in months: read as the
     book's bands are read, from its lower bound."""
     band = band_months(age_text) if age_text else None
     return band[0] if band is not None else None
+
+
 # A population whose situation has a section of its own: asked about with no section named,
 # that section answers ("sản phụ dùng X được không?" is a Thời kỳ mang thai question).
 POPULATION_SECTIONS = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}

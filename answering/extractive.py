@@ -2,10 +2,9 @@
 for the asked population, route, age or weight first, and plain statements of what the book
 does not name ("không có nghĩa là an toàn")."""
 
-
 from dataclasses import replace
 
-from answering.floors import floor_evidence, place_floors
+from answering.floors import first_collapsed, floor_evidence, place_floors
 from answering.leads import lead_sentences
 from answering.metrics import EXTRACTIVE
 from answering.notices import (
@@ -45,9 +44,7 @@ def _lead_label(c: Citation, listing: bool) -> str:
     return f"{c.section_title} · {c.label}" if c.label else c.section_title
 
 
-def _cited_only(
-    citations: list[Citation], blocks: list[AnswerBlock], main: int
-) -> list[Citation]:
+def _cited_only(citations: list[Citation], blocks: list[AnswerBlock], main: int) -> list[Citation]:
     """The answer's paragraphs and those of the floors that are shown, numbered in order (a
     floor paragraph not shown is not cited)."""
     used = {i for b in blocks for _, cited in b.claims for i in cited}
@@ -210,6 +207,14 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     if named_last is not None:
         blocks.append(named_last)
         lines.append(named_last.claims[0][0])
+    if frame.quantities:
+        # What the question's numbers were read as, in the book's notation (issue 24): a
+        # misread weight or age is seen beside the dose it picked; in view, after what
+        # answers (the lead and its paragraphs stay first).
+        read = "Đã đọc từ câu hỏi: " + "; ".join(frame.quantities) + "."
+        block = AnswerBlock("Số liệu trong câu hỏi", BlockKind.NOTICE, "", "", [(read, [])])
+        blocks.insert(first_collapsed(blocks), block)
+        lines.append(read)
     EXTRACTIVE.inc()
     decision = Outcome.VERIFY_PDF if flagged else Outcome.ANSWER
     reason = "visual_verification_required" if flagged else retrieved.reason

@@ -12,7 +12,6 @@ child's fever) does not earn the indication's weight; one naming the question's 
 import re
 from collections.abc import Sequence
 
-from answering.cues import age_months
 from answering.understanding import condition_words
 from corpus.text import SEARCH_FILLER, words
 from retrieval.bands import age_in_bands, prints_age, weight_in_bands
@@ -79,7 +78,7 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
         score += 4  # the age as the book prints it, a band of its own
     elif frame.age_band and frame.age_band.lower() in " ".join(item.text.split()).lower():
         score += 3  # the narrowest band of the book that holds the age, as retrieval found it
-    elif frame.age_text and age_in_bands(age_months(frame.age_text), label + " " + item.text):
+    elif frame.age_text and age_in_bands(frame.age_months, label + " " + item.text):
         score += 2  # a band of the book that holds the age
     # A weight band counts only inside the population it belongs to: a 70 kg adult is not
     # served the child's "Trẻ em (từ 50 kg trở lên)" dose first.

@@ -7,12 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from answering.cues import (
-    AGE,
     ORGAN_TERMS,
     POPULATION_CONDITIONS,
     POPULATION_SECTIONS,
-    PREGNANCY_WEEKS,
-    WEIGHT,
     YES_NO,
     age_months,
     book_words,
@@ -27,13 +24,13 @@ from answering.intents import (
     without_cue,
 )
 from answering.policy import resolve_subject_scope
+from answering.quantities import read_quantities
 from corpus.text import (
     CASE_FILLER,
     KEPT_TOGETHER,
     as_typed,
     folded_phrase,
     is_filler,
-    keep_lower,
     typed_words,
 )
 from retrieval.catalog import get_resolver
@@ -150,12 +147,13 @@ def recorded(frame: QueryFrame) -> QueryFrame:
         and (has(folded, "use") or bool(YES_NO.search(folded)))
         and not has(folded, "effect"),
         situation=as_typed(typed, frame.condition) if frame.condition else None,
-        age_months=age_months(frame.age_text),
+        age_months=frame.age_months if frame.age_months is not None else age_months(frame.age_text),
     )
 
 
 def _understand(question: str, claimed_scope: str) -> QueryFrame:
     resolution = get_resolver().resolve_detail(question)
+    quantities = read_quantities(question)  # as typed: "12,5 kg", "ngưng 1 tuần" (issue 24)
     question = book_words(question)  # "THA", "cao huyết áp" are searched as "tăng huyết áp"
     folded = folded_phrase(question)
     drugs = resolution.drugs
@@ -164,23 +162,18 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
     found_populations = populations(question)
     population = found_populations[0] if found_populations else None
     found_routes = routes(question)
-    weight = WEIGHT.search(folded)
-    weight_kg = float(weight.group(1).replace(",", ".")) if weight else None
-    if weight_kg is not None and not 0 < weight_kg <= 500:
-        weight_kg = None
-    # "thai 8 tuần" is a pregnancy; its weeks are not the patient's age.
-    weeks = PREGNANCY_WEEKS.search(folded)
-    if weeks and population is None:
+    weight_kg = quantities.weight_kg
+    months = quantities.age_months
+    child = months is not None and months < ADULT_MONTHS
+    # "thai 8 tuần" is a pregnancy, its weeks never an age; "đẻ non 32 tuần" with a newborn
+    # is the child's gestation.
+    if quantities.pregnancy_weeks and population is None and not child:
         population = "phu_nu_mang_thai"
-    typed = keep_lower(question)
-    if weeks:
-        typed = typed.replace(as_typed(typed, weeks.group(0)), " ")
-    age = AGE.search(typed)  # as printed: "2 - 4 tuổi", matched against the book
-    if weight_kg is not None and population is None:
+    if weight_kg is not None and population is None and months is None:
         population = "tre_em" if weight_kg < 40 else None
-    months = age_months(age.group(0) if age else None)
-    if population is None and months is not None and months < ADULT_MONTHS:
-        population = "tre_em"
+    if population is None and months is not None:
+        # An adult's age never picks a child's band; from 60 the book's "người cao tuổi".
+        population = "tre_em" if child else ("nguoi_cao_tuoi" if quantities.elderly else None)
     if section is None and population in POPULATION_SECTIONS and drugs:
         section = POPULATION_SECTIONS[population]
     frame = QueryFrame(
@@ -190,7 +183,10 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         attribute=section,
         population=population,
         weight_kg=weight_kg,
-        age_text=age.group(0) if age else None,
+        age_text=quantities.age.book if quantities.age else None,
+        age_months=months,
+        quantities=tuple(quantities.understood()),
+        pregnancy_weeks=quantities.pregnancy_weeks.value if quantities.pregnancy_weeks else None,
         route=found_routes[0] if found_routes else None,
         subject_scope=resolve_subject_scope(question, claimed_scope),
         not_loaded=resolution.not_loaded,

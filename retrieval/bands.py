@@ -95,6 +95,14 @@ def band_width(label: str) -> float:
     return band[1] - band[0] if band is not None else float("inf")
 
 
+def band_for(bands: Sequence[str], age_text: str | None, months: float) -> str | None:
+    """The book's band for an age: one printing the age as typed ("Trẻ em 2 - 4 tuổi" for
+    "2 - 4 tuổi"), else the narrowest that holds it; None when none does."""
+    printed = [b for b in bands if age_text and prints_age(b, age_text)]
+    held = printed or sorted((b for b in bands if band_holds(b, months)), key=band_width)
+    return held[0] if held else None
+
+
 def band_holds(label: str, months: float) -> bool:
     band = band_months(label)
     return band is not None and band[0] <= months <= band[1]

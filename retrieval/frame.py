@@ -71,6 +71,10 @@ class QueryFrame:
     situation: str | None = None
     age_months: float | None = None
     age_band: str | None = None  # the book's band that holds the age, as retrieval found it
+    # The question's numbers as read (answering.quantities), in the book's notation, for the
+    # card to say what it understood: "Cân nặng: 12,5 kg", "Tuổi: 85 tuổi", "Clcr: 40".
+    quantities: tuple[str, ...] = ()
+    pregnancy_weeks: float | None = None
     # Which understanding produced the frame when a model was asked: "model", "deterministic"
     # (the model's frame fell back to it) or "merged", and why ("model_empty_frame" …).
     # Whether the question asks if the drug may be given at all ("… được không", "có sao
@@ -103,6 +107,7 @@ class QueryFrame:
             "route": self.route,
             "needs_clarify": self.needs_clarify,
             "system_error": self.system_error,
+            **({"quantities": list(self.quantities)} if self.quantities else {}),
         }
 
     @classmethod

@@ -6,7 +6,7 @@ the section a condition sits in, the bands to ask back with) comes back as `Retr
 
 from dataclasses import dataclass, field, replace
 
-from retrieval.bands import band_holds, band_width, child_bands, prints_age, youngest_first
+from retrieval.bands import band_for, child_bands, youngest_first
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.floor import FloorLine, named_anywhere, safety_floor
@@ -23,7 +23,7 @@ from retrieval.queries import (
     retrieve_section,
 )
 from retrieval.ranked import Situation, ranked_evidence, situation_of
-from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
+from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, trimester_terms
 
 # Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
 # the Ringer-lactate/calcium warning sits in Liều lượng, alcohol in Tương tác thuốc.
@@ -92,6 +92,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         # The situation as the book says it: the question, and the book's words for the
         # population it names ("thai phụ" → "thai kỳ", "mang thai").
         terms = POPULATION_TERMS.get(retrieved.frame.population or "", ())
+        terms += trimester_terms(retrieved.frame.pregnancy_weeks)
         situation = situation_of(" ".join([question, *terms]), names)
         patient = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
         extra = [patient[p] for p in [retrieved.frame.population] if p in patient]
@@ -235,12 +236,8 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
             )
     if frame.attribute == "lieu_luong_va_cach_dung" and frame.age_months is not None:
         # The book's band that holds the stated age, recorded for the answer and the audit.
-        bands = child_bands(evidence)
-        printed = [b for b in bands if frame.age_text and prints_age(b, frame.age_text)]
-        held = printed or sorted(
-            (b for b in bands if band_holds(b, frame.age_months)), key=band_width
-        )
-        frame = replace(frame, age_band=held[0] if held else None)
+        band = band_for(child_bands(evidence), frame.age_text, frame.age_months)
+        frame = replace(frame, age_band=band)
     return _from_decision(frame, evidence)
 
 

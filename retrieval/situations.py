@@ -195,6 +195,22 @@ def condition_synonyms(folded: str) -> list[str]:
 
 # Words that say whose situation or what is asked, not what the situation is: a phrase of
 # only these ("có tiền sử", "cần theo dõi", "người bệnh") names nothing to search for.
+# The book's words for the trimester a pregnancy week falls in: (from week, to week, words).
+TRIMESTERS = (
+    (0, 13, ("3 tháng đầu", "ba tháng đầu")),
+    (13, 28, ("3 tháng giữa", "ba tháng giữa")),
+    (28, 45, ("3 tháng cuối", "ba tháng cuối")),
+)
+
+
+def trimester_terms(weeks: float | None) -> tuple[str, ...]:
+    """How the book names the trimester of this week of pregnancy ("thai 32 tuần" → "3
+    tháng cuối"), or nothing."""
+    if weeks is None:
+        return ()
+    return next((words for low, high, words in TRIMESTERS if low <= weeks < high), ())
+
+
 GENERIC_SITUATION_WORDS = frozenset(
     folded_phrase(w)
     for w in (

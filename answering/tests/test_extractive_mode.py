@@ -198,8 +198,7 @@ def test_a_situation_answer_leads_with_the_sentences_that_name_it_contraindicati
     # whole, and lines of other sections that say the situation.
     after = [b for b in result.blocks[1:] if b.kind != "notice" and not b.collapsed]
     assert after and all(
-        b.section_key == "chong_chi_dinh"
-        or all("phù mạch" in t.lower() for t, _ in b.claims)
+        b.section_key == "chong_chi_dinh" or all("phù mạch" in t.lower() for t, _ in b.claims)
         for b in after
     )
     texts = [text for text, _ in lead.claims]
@@ -224,7 +223,9 @@ def test_what_an_answer_shows_before_expanding_is_bounded_and_leads_with_the_fit
         shown = [b for b in result.blocks if not b.collapsed]
         first = sum(len(t) for t, _ in shown[0].claims)
         visible = sum(len(t) for b in shown for t, _ in b.claims)
-        assert shown and (visible <= VISIBLE_BUDGET or len(shown) == 1 or first > VISIBLE_BUDGET / 2)
+        assert shown and (
+            visible <= VISIBLE_BUDGET or len(shown) == 1 or first > VISIBLE_BUDGET / 2
+        )
         quoted = " ".join(c.text for c in result.citations)
         assert all(t in quoted or b.kind == "notice" for b in result.blocks for t, _ in b.claims)
     digoxin = ask("Dùng digoxin cho người cao tuổi cần lưu ý gì?")
