@@ -20,6 +20,7 @@ test: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy duocthu corpus retrieval answering chat
 
 bench: $(VENV)/.installed

@@ -73,7 +73,10 @@ def small_corpus(corpus_dir: Path, tmp_path: Path) -> Callable[..., Path]:
             source = corpus_dir / row["file"]
             (book / row["file"]).write_bytes(source.read_bytes())
             ids.add(drug_id_for(row["heading"]))
-        for index, ingredient in (("brand_index.csv", "active_ingredient"), ("trade_names.csv", "generic")):
+        for index, ingredient in (
+            ("brand_index.csv", "active_ingredient"),
+            ("trade_names.csv", "generic"),
+        ):
             with (corpus_dir / "book-index" / index).open(encoding="utf-8", newline="") as f:
                 reader = csv.DictReader(f)
                 kept = [r for r in reader if drug_id_for(r[ingredient]) in ids]

@@ -78,5 +78,3 @@ def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str)
     if merged.attribute == "lieu_luong_va_cach_dung" and merged.weight_kg is not None:
         turn_type = "dosing_calc"
     return replace(merged, turn_type=turn_type, needs_clarify=False, quick_replies=())
-
-

@@ -26,9 +26,7 @@ _THOUSANDS_SEPARATORS = " \u00a0\u2009\u202f"
 # Digit groups joined by one such space are one number (the book has no other runs: 195 runs
 # in the shared corpus, all thousands groups, once a group that runs into a letter, as in
 # "P450 3A4", is left apart). So a claim's "10 0 00" is one number, not three parts to find.
-_NUMBER_RE = re.compile(
-    rf"(?<!\d)\d+(?:[{_THOUSANDS_SEPARATORS}]\d+(?![^\W\d_]))*(?:[.,]\d+)*"
-)
+_NUMBER_RE = re.compile(rf"(?<!\d)\d+(?:[{_THOUSANDS_SEPARATORS}]\d+(?![^\W\d_]))*(?:[.,]\d+)*")
 _SEPARATOR_RE = re.compile(f"[{_THOUSANDS_SEPARATORS}]")
 # A sentence ends at . ! ? followed by a space and a capital (a decimal point has no space).
 _SENTENCE_END = re.compile(r"[.!?]\s+")
@@ -94,7 +92,9 @@ def verify_claims(
             return GroundingResult(False, "uncited_claim", checked, text[:80])
         bad = [i for i in cites if not 1 <= i <= len(evidence)]
         if bad:
-            return GroundingResult(False, "invalid_citation", checked, f"[{bad[0]}] of {len(evidence)}")
+            return GroundingResult(
+                False, "invalid_citation", checked, f"[{bad[0]}] of {len(evidence)}"
+            )
         cited_numbers = {token for i in cites for token in numeric_tokens(evidence[i - 1])}
         for sentence in parts:
             for token in numeric_tokens(sentence):

@@ -182,9 +182,7 @@ def lead_sentences(
             continue
         # A population's terms are alternatives of one situation ("clcr", "suy thận"), not
         # parts of a phrase: the first that a paragraph says is its line.
-        best = (
-            _best_unit(c.text, searched) if not population else _any_unit(c.text, searched)
-        )
+        best = _best_unit(c.text, searched) if not population else _any_unit(c.text, searched)
         if best is not None:
             scored.append((best[0], best[1], c))  # one unit a paragraph; the paragraph follows
     if scored and not listing:
@@ -277,7 +275,7 @@ def _band_fit(text: str, frame: QueryFrame) -> int:
 
 
 def _antidote_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[str, Citation]]:
-    """"Dùng heparin trung hòa warfarin bao nhiêu": the overdose section's lines that name
+    """ "Dùng heparin trung hòa warfarin bao nhiêu": the overdose section's lines that name
     the other drug of the question (the antidote), in book order."""
     named = get_resolver().resolve(frame.standalone_query or "")
     names = [n for d in named if d not in frame.drugs for n in _searched_names(d)[0]]

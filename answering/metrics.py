@@ -9,7 +9,9 @@ PROVIDER_ERRORS = Counter("duocthu_provider_errors", "Provider failures by reaso
 MODEL_TOKENS = Counter(
     "duocthu_model_tokens", "Tokens sent to and returned by the model", ["kind", "type"]
 )
-MODEL_CALLS = Counter("duocthu_model_calls", "Model calls by kind and finish reason", ["kind", "finish"])
+MODEL_CALLS = Counter(
+    "duocthu_model_calls", "Model calls by kind and finish reason", ["kind", "finish"]
+)
 JUDGE_UNRELIABLE = Counter(
     "duocthu_judge_unreliable", "Verdicts voided: the judge called the planted claim supported"
 )

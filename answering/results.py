@@ -211,7 +211,9 @@ def did_you_mean(frame: QueryFrame) -> tuple[str, list[str]]:
         written = as_typed(question, typed)
         for name, _drug_id in candidates:
             offered.append(f"«{name}»")
-            again = re.sub(re.escape(written), name, question, count=1) if written in question else name
+            again = (
+                re.sub(re.escape(written), name, question, count=1) if written in question else name
+            )
             replies.append(again)
     return f"Có phải bạn muốn hỏi về {' hay '.join(dict.fromkeys(offered))}?", list(
         dict.fromkeys(replies)

@@ -97,4 +97,6 @@ def parse_output(text: str, schema: type[Schema]) -> Schema:
     except ValidationError as exc:
         payload = json.dumps(data, ensure_ascii=False)[:_LOGGED_PAYLOAD_CHARS]
         logger.warning("%s off schema: %s; payload %s", schema.__name__, exc.errors()[:3], payload)
-        raise ProviderError("malformed_output", f"{schema.__name__}: {exc.error_count()} errors") from exc
+        raise ProviderError(
+            "malformed_output", f"{schema.__name__}: {exc.error_count()} errors"
+        ) from exc

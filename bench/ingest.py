@@ -63,7 +63,9 @@ def main() -> None:
     monographs, index_rows = read_source(source)
     read = time.perf_counter() - started
     chunks = sum(len(s.chunks) for m in monographs for s in m.parsed.sections)
-    print(f"read {len(monographs)} monographs, {chunks} chunks, {len(index_rows)} index rows: {read:.2f} s")
+    print(
+        f"read {len(monographs)} monographs, {chunks} chunks, {len(index_rows)} index rows: {read:.2f} s"
+    )
     writes, chunk_writes = [], []
     for _ in range(RUNS):
         with connection.cursor() as cursor:

@@ -67,7 +67,8 @@ def main() -> None:
     for n, drug in enumerate(drugs):
         names = drug_names(drug, short_forms=True)
         sections = [
-            s for s in drug.sections.order_by("order").values_list("section_key", flat=True)
+            s
+            for s in drug.sections.order_by("order").values_list("section_key", flat=True)
             if s in ASKS
         ]
         for k in range(4):
@@ -121,8 +122,12 @@ def main() -> None:
                 "expect": {"decision": "abstain", "drugs": []},
             }
         )
-    OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    monographs = {r["id"].split("-", 1)[1].rsplit("-", 1)[0] for r in rows if r["id"].startswith("book-")}
+    OUT.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
+    monographs = {
+        r["id"].split("-", 1)[1].rsplit("-", 1)[0] for r in rows if r["id"].startswith("book-")
+    }
     sections = {r["expect"].get("attribute") for r in rows} - {None}
     print(f"{len(rows)} questions, {len(monographs)} monographs, {len(sections)} sections -> {OUT}")
 

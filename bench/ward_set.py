@@ -40,7 +40,9 @@ def check(expect: dict[str, object], result) -> dict[str, bool]:  # type: ignore
         "drugs": lambda e: set(e) == set(frame.drugs),
         "attribute": lambda e: e in cited,
         "turn_type": lambda e: e == frame.turn_type,
-        "decision": lambda e: e == result.decision or (e == "answer" and result.decision == "verify_pdf"),
+        "decision": lambda e: (
+            e == result.decision or (e == "answer" and result.decision == "verify_pdf")
+        ),
         "population": lambda e: e == frame.population,
         "unknown_drugs": lambda e: set(e) <= set(frame.unknown_drugs),
         "must_contain": lambda e: str(e) in result.answer_text,

@@ -167,9 +167,15 @@ class ReviewForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("decision") == ChunkReview.Decision.EDITED and not (data.get("text") or "").strip():
+        if (
+            data.get("decision") == ChunkReview.Decision.EDITED
+            and not (data.get("text") or "").strip()
+        ):
             raise forms.ValidationError("Sửa và duyệt cần văn bản đã sửa.")
-        if data.get("decision") == ChunkReview.Decision.KEPT and not (data.get("note") or "").strip():
+        if (
+            data.get("decision") == ChunkReview.Decision.KEPT
+            and not (data.get("note") or "").strip()
+        ):
             raise forms.ValidationError("Giữ cách ly cần ghi chú lý do.")
         return data
 

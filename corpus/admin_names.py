@@ -72,6 +72,7 @@ class AliasAdmin(_ReviewersEdit, admin.ModelAdmin):
 
         obj.folded = folded_phrase(obj.name)  # the form it is matched by
         super().save_model(request, obj, form, change)
+
     list_display = ("name", "drug", "kind", "source_page")
     list_filter = ("kind",)
     list_select_related = ("drug",)
@@ -82,5 +83,3 @@ class AliasAdmin(_ReviewersEdit, admin.ModelAdmin):
 class AbbreviationAdmin(_ReviewersEdit, admin.ModelAdmin):
     list_display = ("short", "expansion", "note", "updated_at")
     search_fields = ("short", "expansion")
-
-

@@ -20,6 +20,19 @@ class CatalogStamp(models.Model):
         verbose_name_plural = "phiên bản bảng tên"
 
 
+class ChunkStamp(models.Model):
+    """One row whose version a database trigger moves on every statement that writes the
+    chunks' text (ingest, COPY, an admin edit, a bulk update): the in-memory ranked index
+    (`retrieval.ranked`) is rebuilt when it moves. From a sequence, so a rolled-back write
+    never leaves a version that a later write reuses."""
+
+    version = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "phiên bản đoạn văn"
+        verbose_name_plural = "phiên bản đoạn văn"
+
+
 def bump_catalog() -> None:
     """Move the stamp: on saving or deleting a name row one at a time (the admin's edits),
     and by ingest after its bulk writes. (Not a signal receiver: a post_delete receiver makes

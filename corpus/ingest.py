@@ -86,7 +86,9 @@ def write_formulary(
         _count(summary)
         summary.write_seconds = summary.seconds = time.perf_counter() - started
         if summary.changed:
-            IngestRun.objects.create(source=source, seconds=summary.seconds, summary=summary.as_dict())
+            IngestRun.objects.create(
+                source=source, seconds=summary.seconds, summary=summary.as_dict()
+            )
             bump_catalog()  # bulk writes send no signals: every worker's resolver is stale now
         enqueue_embedding(
             Chunk.objects.exclude(embedded_hash=F("content_hash")).values_list("id", flat=True)
@@ -292,8 +294,12 @@ def _plan_chunks(
                 )
             )
             continue
-        meta = dict(zip(_CHUNK_META, (parsed.kind, parsed.label, page_start, page_end), strict=True))
-        if chunk.source_hash == source_hash and all(getattr(chunk, k) == v for k, v in meta.items()):
+        meta = dict(
+            zip(_CHUNK_META, (parsed.kind, parsed.label, page_start, page_end), strict=True)
+        )
+        if chunk.source_hash == source_hash and all(
+            getattr(chunk, k) == v for k, v in meta.items()
+        ):
             continue
         for k, v in meta.items():
             setattr(chunk, k, v)

@@ -70,7 +70,9 @@ def keep_reviewed(
             kept.append(chunk)  # already kept from an earlier ingest: nothing new to record
             continue
         reviews.append(
-            chunk._history(ChunkReview.Decision.SOURCE_CHANGED, chunk.source_text, "", GONE_NOTE, None)
+            chunk._history(
+                ChunkReview.Decision.SOURCE_CHANGED, chunk.source_text, "", GONE_NOTE, None
+            )
         )
         chunk.previous_source_text = chunk.source_text
         chunk.source_text = ""

@@ -12,6 +12,7 @@ from pgvector.django import HnswIndex, VectorField
 from corpus.catalog_models import (  # noqa: F401 - models re-exported
     Abbreviation,
     CatalogStamp,
+    ChunkStamp,
     StampsCatalog,
     bump_catalog,
 )

@@ -230,6 +230,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
     "ten_thuong_mai": ("tên thương mại", "biệt dược", "tên biệt dược", "thương hiệu"),
 }
 
+
 @dataclass(frozen=True)
 class PhraseMatch:
     key: str

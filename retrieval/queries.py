@@ -101,7 +101,7 @@ def pooled_neighbours(drug_id: str, section_key: str, query: str) -> list[Eviden
         .exclude(section__section_key__in={section_key, *POOL_EXCLUDED_SECTIONS})
         .annotate(rank=SearchRank(F("fts_folded"), phrase, cover_density=True))
         .filter(rank__gte=POOL_MIN_SCORE)
-        .order_by("-rank")  # ties come in scan order: kept so answers do not move (issue 8)
+        .order_by("-rank", "section__order", "part_index")  # ties in book order, not scan order
     )
     sections: list[str] = []
     pooled = []

@@ -84,7 +84,8 @@ def test_hostile_or_odd_input_gets_a_sane_answer(question: str) -> None:
 
 
 def test_a_batch_line_with_history_is_answered_as_the_chat_page_answers_a_follow_up(
-    tmp_path: Path, doctor  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    doctor,  # type: ignore[no-untyped-def]
 ) -> None:
     from chat.conversation import ask_in_conversation
     from chat.models import Conversation

@@ -25,7 +25,9 @@ def test_every_template_draws_its_questions_from_the_monographs_text() -> None:
 def test_the_command_reports_accuracy_per_template_and_writes_the_set(tmp_path: Path) -> None:
     out = StringIO()
     written = tmp_path / "book.jsonl"
-    call_command("evaluate_book", "--drugs", "paracetamol", "warfarin", "--write", str(written), stdout=out)
+    call_command(
+        "evaluate_book", "--drugs", "paracetamol", "warfarin", "--write", str(written), stdout=out
+    )
     report = out.getvalue()
     assert "from 2 monographs" in report and "overall: drug" in report
     lines = [json.loads(line) for line in written.read_text(encoding="utf-8").splitlines()]

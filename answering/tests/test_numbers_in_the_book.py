@@ -45,7 +45,11 @@ def test_a_sample_of_the_books_numbers_passes_copied_and_fails_mutated() -> None
 
 
 def test_every_kind_of_mutation_is_generated() -> None:
-    kinds = {kind for token in ("1 500", "7,5", "12 500,25", "1500", "10") for kind, _ in mutations(token)}
+    kinds = {
+        kind
+        for token in ("1 500", "7,5", "12 500,25", "1500", "10")
+        for kind, _ in mutations(token)
+    }
     assert kinds >= {
         "digit dropped",
         "digit added",

@@ -4,25 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('corpus', '0003_curated_aliases'),
+        ("corpus", "0003_curated_aliases"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Abbreviation',
+            name="Abbreviation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('short', models.CharField(max_length=20, unique=True, verbose_name='viết tắt')),
-                ('expansion', models.CharField(max_length=200, verbose_name='đầy đủ (như sách viết)')),
-                ('note', models.CharField(blank=True, max_length=300, verbose_name='ghi chú')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("short", models.CharField(max_length=20, unique=True, verbose_name="viết tắt")),
+                (
+                    "expansion",
+                    models.CharField(max_length=200, verbose_name="đầy đủ (như sách viết)"),
+                ),
+                ("note", models.CharField(blank=True, max_length=300, verbose_name="ghi chú")),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'viết tắt lâm sàng',
-                'verbose_name_plural': 'viết tắt lâm sàng',
-                'ordering': ['short'],
+                "verbose_name": "viết tắt lâm sàng",
+                "verbose_name_plural": "viết tắt lâm sàng",
+                "ordering": ["short"],
             },
         ),
     ]

@@ -5,22 +5,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('corpus', '0004_abbreviations'),
+        ("corpus", "0004_abbreviations"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CatalogStamp',
+            name="CatalogStamp",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.BigIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.BigIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                'verbose_name': 'phiên bản bảng tên',
-                'verbose_name_plural': 'phiên bản bảng tên',
+                "verbose_name": "phiên bản bảng tên",
+                "verbose_name_plural": "phiên bản bảng tên",
             },
         ),
     ]

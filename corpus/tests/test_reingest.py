@@ -109,7 +109,9 @@ def test_a_changed_book_text_sends_a_corrected_chunk_back_with_both_versions(
     copy = small_corpus()
     file = copy / "monographs" / TABLE_FILE
     new_edition(
-        copy, TABLE_FILE, file.read_text().replace("5 mg cách 2 ngày 1 lần", "5 mg cách 3 ngày 1 lần")
+        copy,
+        TABLE_FILE,
+        file.read_text().replace("5 mg cách 2 ngày 1 lần", "5 mg cách 3 ngày 1 lần"),
     )
 
     summary = ingest_formulary(copy)

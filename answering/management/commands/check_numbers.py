@@ -32,7 +32,10 @@ def mutations(token: str) -> Iterator[tuple[str, str]]:
             at = token.index(mark)
             whole, part = token[:at], token[at + 1 :]
             yield "decimal removed", whole + part
-            yield "decimal made a point" if mark == "," else "decimal made a comma", whole + other + part
+            yield (
+                "decimal made a point" if mark == "," else "decimal made a comma",
+                whole + other + part,
+            )
             if len(part) > 1:
                 yield "decimal moved", whole + part[0] + mark + part[1:]
             if len(whole.replace(SEPARATOR, "")) > 1:
@@ -44,7 +47,10 @@ def mutations(token: str) -> Iterator[tuple[str, str]]:
         yield "thousands merged", plain + rest
         first, _, tail = digits.partition(SEPARATOR)
         if len(first) > 1:
-            yield "thousands shifted", first[:-1] + SEPARATOR + first[-1] + tail.replace(SEPARATOR, "") + rest
+            yield (
+                "thousands shifted",
+                first[:-1] + SEPARATOR + first[-1] + tail.replace(SEPARATOR, "") + rest,
+            )
         yield "thousands split", first + SEPARATOR + tail[:1] + SEPARATOR + tail[1:] + rest
     elif len(digits) >= 4 and digits.isdigit():
         yield "thousands split", digits[:-3] + SEPARATOR + digits[-3:] + token[len(digits) :]

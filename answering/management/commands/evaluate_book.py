@@ -63,7 +63,9 @@ _CLAUSE_SPLIT = re.compile(r"[.;:,()\n]|\s(?:hoặc|và|hay)\s")
 _NOT_A_CONDITION = re.compile(
     r"\b(?:dùng|liều|thuốc|chú ý|đặc biệt|không được|tác dụng|với|nên|cần|phải|khi)\b", re.I
 )
-_POPULATION_LABEL = re.compile(r"(người lớn|trẻ em|người cao tuổi|người suy thận|người suy gan|trẻ sơ sinh)", re.I)
+_POPULATION_LABEL = re.compile(
+    r"(người lớn|trẻ em|người cao tuổi|người suy thận|người suy gan|trẻ sơ sinh)", re.I
+)
 PER_TEMPLATE = 3  # items per monograph and template
 
 
@@ -120,7 +122,15 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
         for n, phrase in enumerate(list(_conditions(drug))[:PER_TEMPLATE]):
             sections = _sections_holding(drug, phrase)
             for k, template in enumerate(SITUATION):
-                yield _item("situation", drug, {drug.drug_id}, sections, template.format(name=names[(n + k) % len(names)], phrase=phrase), k, phrase)
+                yield _item(
+                    "situation",
+                    drug,
+                    {drug.drug_id},
+                    sections,
+                    template.format(name=names[(n + k) % len(names)], phrase=phrase),
+                    k,
+                    phrase,
+                )
         labels: dict[str, str] = {}  # population label -> the first words of its paragraph
         for label, text in (
             Chunk.objects.filter(section__drug=drug, section__section_key="lieu_luong_va_cach_dung")
@@ -132,7 +142,9 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
         for n, (label, opening) in enumerate(list(labels.items())[:PER_TEMPLATE]):
             for k, template in enumerate(DOSE):
                 question = template.format(name=names[(n + k) % len(names)], label=label)
-                yield _item("dose", drug, {drug.drug_id}, {"lieu_luong_va_cach_dung"}, question, k, opening)
+                yield _item(
+                    "dose", drug, {drug.drug_id}, {"lieu_luong_va_cach_dung"}, question, k, opening
+                )
         interaction = " ".join(
             Chunk.objects.filter(
                 section__drug=drug, section__section_key="tuong_tac_thuoc"
@@ -149,13 +161,29 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
             other_name = heading_parts(resolver.display.get(other, other))[0].lower()
             for k, template in enumerate(ANTIDOTE):
                 question = template.format(name=names[(n + k) % len(names)], other=other_name)
-                yield _item("antidote", drug, {drug.drug_id}, {"qua_lieu_va_xu_tri"}, question, k, _names_of(other))
+                yield _item(
+                    "antidote",
+                    drug,
+                    {drug.drug_id},
+                    {"qua_lieu_va_xu_tri"},
+                    question,
+                    k,
+                    _names_of(other),
+                )
         others = [d for d in resolver.resolve(interaction) if d != drug.drug_id][:PER_TEMPLATE]
         for n, other in enumerate(others):
             other_name = heading_parts(resolver.display.get(other, other))[0].lower()
             for k, template in enumerate(COMBINATION):
                 question = template.format(name=names[(n + k) % len(names)], other=other_name)
-                yield _item("combination", drug, {drug.drug_id, other}, {"tuong_tac_thuoc"}, question, k, _names_of(other))
+                yield _item(
+                    "combination",
+                    drug,
+                    {drug.drug_id, other},
+                    {"tuong_tac_thuoc"},
+                    question,
+                    k,
+                    _names_of(other),
+                )
 
 
 def _names_of(drug_id: str) -> list[str]:
@@ -170,7 +198,13 @@ def _names_of(drug_id: str) -> list[str]:
 
 
 def _item(
-    template: str, drug: Drug, drugs: set[str], sections: set[str], question: str, k: int, key: str | list[str]
+    template: str,
+    drug: Drug,
+    drugs: set[str],
+    sections: set[str],
+    question: str,
+    k: int,
+    key: str | list[str],
 ) -> dict[str, Any]:
     # Every other phrasing is typed without diacritics, as wards often do.
     return {
@@ -188,7 +222,11 @@ def _other_population_first(result: Any) -> bool:
     another population than the one asked (an adult's question served a child's band)."""
     asked = result.frame.population or "nguoi_lon"
     for block in result.blocks:
-        if block.collapsed or block.section_key != "lieu_luong_va_cach_dung" or " · " not in block.title:
+        if (
+            block.collapsed
+            or block.section_key != "lieu_luong_va_cach_dung"
+            or " · " not in block.title
+        ):
             continue
         heading = block.title.split(" · ", 2)[-1] if block.title.count(" · ") >= 2 else ""
         named = label_populations(heading)
