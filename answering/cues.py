@@ -43,6 +43,19 @@ CUES: dict[str, tuple[str, ...]] = {
         "co thuoc nao",
     ),
     "treat": ("dieu tri", "tri"),
+    # How a "which drug" question points at the book and its indications, around the
+    # condition ("những thuốc nào có chỉ định liên quan đến bệnh gút trong sách").
+    "asking": (
+        "lien quan den",
+        "lien quan toi",
+        "lien quan",
+        "trong sach",
+        "trong duoc thu",
+        "sach",
+        "nhung",
+        "cac",
+        "loai",
+    ),
     "what_for": (
         "dung de tri benh gi",
         "tri benh gi",

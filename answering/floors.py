@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from answering.results import AnswerBlock, BlockKind, Citation, kind_of
 from retrieval.evidence import Evidence
-from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine
+from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine, says_any
 from retrieval.ranked import coverage, names_situation
 from retrieval.retrieve import Retrieved
 
@@ -29,6 +29,11 @@ def view_text(blocks: Sequence[AnswerBlock]) -> str:
             break
         seen += [text for text, _ in block.claims]
     return "\n".join(seen)
+
+
+def _seen(line: str, view: str) -> bool:
+    """Whether the view already shows the line (whole, or its opening as a lead sentence)."""
+    return line in view or line[:60] in view
 
 
 def first_collapsed(blocks: Sequence[AnswerBlock]) -> int:
@@ -57,12 +62,14 @@ def place_floors(
     after: list[AnswerBlock] = []
     for line in retrieved.floor:
         c = by_chunk.get(line.evidence.chunk_id)
-        if c is None or all(text in seen for text in line.lines):
+        if c is None or all(_seen(text, seen) for text in line.lines):
             continue
         block = _floor_block(line, c)
         seen += "\n" + "\n".join(line.lines)
         is_contraindication = c.section_key == "chong_chi_dinh"
-        if line.names_situation and is_contraindication and not lead_is_contraindication:
+        leads = line.names_situation and (is_contraindication or c.section_key == line.leads_in)
+        leads = leads and not (line.says and says_any(seen, line.says))
+        if leads and not (is_contraindication and lead_is_contraindication):
             front.append(block)
         else:
             after.append(block)

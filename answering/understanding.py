@@ -119,7 +119,7 @@ def as_relation(
 
 
 def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
-    condition = condition_words(question, (), drop_populations=True)
+    condition = without_cue(condition_words(question, (), drop_populations=True), "asking")
     if not condition:
         return None
     return as_relation(frame, "indication", condition, unknown_drugs=())
@@ -232,12 +232,14 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         return as_relation(frame, "adverse_effect", condition, unknown_drugs=())
     if (
         not drugs
-        and section in (None, *POPULATION_SECTIONS.values())
+        and section in (None, "chi_dinh", "loai_thuoc", *POPULATION_SECTIONS.values())
         and has(folded, "which_drug_strict")
         and not has(folded, "what_is_strict")
     ):
         # "Có thuốc nào trị nấm candida không?": the foreign word names the condition. A
         # pregnancy or breast-feeding said with it is the patient's, for the safety lines.
+        # "Những thuốc nào có chỉ định điều trị động kinh?": the section word is the relation
+        # ("những loại thuốc nào": with no drug named, no drug's Loại thuốc is asked).
         reverse = _condition_to_drug(frame, question)
         if reverse is not None:
             return replace(reverse, patient=_patient((), frame.population))

@@ -145,6 +145,10 @@ elif not DEBUG:
 else:
     DATABASES = {"default": dj_database_url.parse(embedded_database_url())}
 
+# The tests' database is "test_<name>"; two test runs at once on one server need two names.
+if os.environ.get("DUOCTHU_TEST_DATABASE"):
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["DUOCTHU_TEST_DATABASE"]}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -15,8 +15,15 @@ Lines are the book's own lines (a paragraph split at its line breaks), quoted ve
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from retrieval.evidence import Evidence
-from retrieval.queries import find_by_section
+from corpus.text import folded_phrase
+from retrieval.classes import class_words
+from retrieval.evidence import Evidence, unique_evidence
+from retrieval.queries import (
+    find_by_section,
+    find_condition_in_sections,
+    interaction_evidence,
+    own_names,
+)
 from retrieval.ranked import Situation, coverage, names_situation, ranked_evidence, situation_of
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).
@@ -40,6 +47,12 @@ class FloorLine:
     lines: tuple[str, ...]
     whole: bool
     names_situation: bool
+    # A section whose lines naming the situation lead the card (the dose lines of the
+    # population asked about); contraindication lines naming it always lead.
+    leads_in: str = "chong_chi_dinh"
+    # The book's words the lines were chosen for: when the view already says them, the lines
+    # follow it instead of leading ("Người cao tuổi: …" already leads a digoxin answer).
+    says: tuple[str, ...] = ()
 
 
 def book_lines(text: str) -> list[str]:
@@ -78,6 +91,51 @@ def safety_floor(
             if left <= 0:
                 break
     return floor
+
+
+# Lines shown per ordered pair of drugs named together.
+PAIR_LINES = 3
+
+
+def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
+    """For every two drugs named together, each one's lines naming the other — in Tương tác
+    thuốc (by name or the class word the book uses), Chống chỉ định and Thận trọng — both
+    directions: a drug named is never dropped (issue 18)."""
+    floor: list[FloorLine] = []
+    for drug_id in drug_ids:
+        for other in (d for d in drug_ids if d != drug_id):
+            hits, via = interaction_evidence(drug_id, other)
+            # Its own names, then the class words the book uses for it ("coumarin").
+            names = [*own_names(other), *dict.fromkeys(word for _, word in class_words(other))]
+            for name in names:
+                hits += find_condition_in_sections(drug_id, name, ["chong_chi_dinh", "than_trong"])
+            left = PAIR_LINES
+            for e in unique_evidence(hits):
+                lines = [line for line in book_lines(e.text) if says_any(line, names)]
+                if lines and left > 0:
+                    floor.append(FloorLine(e, tuple(lines[:left]), False, True))
+                    left -= len(lines[:left])
+    return floor
+
+
+def population_dose_floor(drug_ids: Sequence[str], terms: Sequence[str]) -> list[FloorLine]:
+    """The dose lines naming the population asked about ("Người cao tuổi: 0,5 - 4 mg/ngày",
+    the renal adjustment), for each drug: they lead a dose answer for that population."""
+    floor: list[FloorLine] = []
+    for drug_id in drug_ids:
+        for term in terms:
+            for e in find_condition_in_sections(drug_id, term, ["lieu_luong_va_cach_dung"]):
+                lines = [line for line in book_lines(e.text) if says_any(line, [term])]
+                if lines:
+                    floor.append(
+                        FloorLine(e, tuple(lines[:2]), False, True, e.section_key, tuple(terms))
+                    )
+    return floor
+
+
+def says_any(text: str, names: Sequence[str]) -> bool:
+    folded = f" {folded_phrase(text)} "
+    return any(f" {folded_phrase(n)} " in folded for n in names if folded_phrase(n))
 
 
 def named_anywhere(drug_id: str, situation: str, names: Sequence[str]) -> list[Evidence]:

@@ -9,7 +9,13 @@ from dataclasses import dataclass, field, replace
 from retrieval.bands import band_for, child_bands, youngest_first
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
-from retrieval.floor import FloorLine, named_anywhere, safety_floor
+from retrieval.floor import (
+    FloorLine,
+    named_anywhere,
+    pair_floor,
+    population_dose_floor,
+    safety_floor,
+)
 from retrieval.frame import QueryFrame
 from retrieval.queries import (
     drug_overview,
@@ -22,7 +28,7 @@ from retrieval.queries import (
     patient_safety,
     retrieve_section,
 )
-from retrieval.ranked import Situation, ranked_evidence, situation_of
+from retrieval.ranked import Situation, names_situation, ranked_evidence, situation_of
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, trimester_terms
 
 # Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
@@ -88,6 +94,12 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         if near:
             retrieved.reason = "condition_not_found_as_typed"
             retrieved.ranked = unique_evidence(near + retrieved.ranked)
+    if len(drugs) >= 2:
+        retrieved.floor += pair_floor(drugs)
+    asked = retrieved.frame.population or ""
+    if retrieved.frame.attribute == "lieu_luong_va_cach_dung" and asked in DOSE_POPULATIONS:
+        # "Cụ ông 85t … liều thế nào?": the elderly / renal / hepatic dose lines lead.
+        retrieved.floor += population_dose_floor(drugs, POPULATION_TERMS[asked])
     if retrieved.frame.asks_use:
         # The situation as the book says it: the question, and the book's words for the
         # population it names ("thai phụ" → "thai kỳ", "mang thai").
@@ -96,7 +108,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         situation = situation_of(" ".join([question, *terms]), names)
         patient = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
         extra = [patient[p] for p in [retrieved.frame.population] if p in patient]
-        retrieved.floor = safety_floor(drugs, situation, extra)
+        retrieved.floor = safety_floor(drugs, situation, extra) + retrieved.floor
     return retrieved
 
 
@@ -120,7 +132,7 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
         return Retrieved(frame, [], Outcome.ABSTAIN, reason)
 
     if frame.turn_type == "condition_to_drug":
-        evidence = find_by_indication(frame.condition or "")
+        evidence = find_by_indication(frame.condition or "") or _ranked_indications(question)
         if not evidence:
             return Retrieved(frame, [], Outcome.ABSTAIN, "no_indication_match")
         frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
@@ -282,6 +294,23 @@ def _effect_lines(frame: QueryFrame) -> list[Evidence]:
         if hits:
             return hits
     return []
+
+
+# Adult populations whose own dose lines lead a dose answer for them.
+DOSE_POPULATIONS = ("nguoi_cao_tuoi", "suy_than", "suy_gan")
+
+# Paragraphs of Chỉ định the plain ranked search offers for a "which drug" question whose
+# condition phrase matched nothing ("Trong sách có những thuốc nào dùng cho bệnh gút?").
+RANKED_INDICATIONS = 8
+
+
+def _ranked_indications(question: str) -> list[Evidence]:
+    """The book's indications that say the question's rare words or pairs, best first, one
+    drug's best paragraph each: a which-drug question never abstains while they say it."""
+    situation = situation_of(question)
+    found = ranked_evidence(question, None, ["chi_dinh"], k=RANKED_INDICATIONS)
+    named = [e for e in found if names_situation(e.text, situation)]
+    return list({e.drug_id: e for e in reversed(named)}.values())[::-1]
 
 
 # Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).

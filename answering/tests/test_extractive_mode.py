@@ -245,7 +245,10 @@ def test_an_adults_weight_never_selects_a_childs_weight_band() -> None:
 
 def test_a_combination_answer_leads_with_the_sentence_naming_the_other_drug() -> None:
     result = ask("ibuprofen dùng chung với warfarin được không")
-    lead = result.blocks[0]
+    # A contraindication line naming the other drug (or its class) may stand first (issue 18).
+    lead = next(b for b in result.blocks if b.title.endswith("nêu trong sách"))
+    ahead = result.blocks[: result.blocks.index(lead)]
+    assert all(b.section_key == "chong_chi_dinh" and not b.collapsed for b in ahead)
     assert not lead.collapsed and lead.claims
     for text, cited in lead.claims:
         citation = result.citations[cited[0] - 1]

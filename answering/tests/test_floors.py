@@ -1,0 +1,123 @@
+"""Issues 17 and 18 on the real corpus: what every answer keeps in view whatever reading won.
+
+The contraindication floor of a "may it be given" question, each drug of a pair answered,
+no absence claim from a lexical miss (proved over the whole book), the plain ranked search
+under "which drug" questions and under a question routed elsewhere, the elderly's dose lines.
+"""
+
+import pytest
+
+from answering.delivery import delivery
+from answering.turn import answer_turn
+from corpus.models import Chunk
+from corpus.text import fold
+from retrieval.floor import book_lines
+from retrieval.ranked import names_situation, situation_of
+
+pytestmark = pytest.mark.django_db
+
+
+def ask(question: str):  # type: ignore[no-untyped-def]
+    return answer_turn(question, provider=None)
+
+
+def in_view(result, key: str) -> bool:  # type: ignore[no-untyped-def]
+    return delivery(result, key).before_collapsed
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        # An ADR paragraph of the eye drops shares "loét dạ dày": the contraindication leads.
+        ("BN loét dạ dày tá tràng đang tiến triển. Cho Voltaren 75mg được không?", "Loét dạ dày"),
+        # A newborn's jaundice: the contraindication is in a long section, its line is shown.
+        ("Bé sơ sinh 6 ngày tuổi tăng bilirubin máu, dùng ceftriaxon được ko?", "tăng bilirubin"),
+        # A week of pregnancy is read as its trimester, the book's words.
+        ("Thai phụ 32 tuần đau răng, uống ibuprofen được không?", "Ba tháng cuối của thai kỳ"),
+        ("bn dang con gut cap, bat dau allopurinol duoc khong", "Gút cấp"),
+    ],
+)
+def test_a_may_it_be_given_question_keeps_the_contraindication_in_view(question, key) -> None:
+    result = ask(question)
+    assert in_view(result, key), [b.title for b in result.blocks if not b.collapsed]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Diclofenac dùng với warfarin được không?",
+        "warfarin + diclofenac có sao ko",
+        "BN đang uống warfarin, kê thêm diclofenac cần lưu ý gì?",
+    ],
+)
+def test_two_drugs_named_are_both_answered_whatever_the_connector(question: str) -> None:
+    result = ask(question)
+    assert {"diclofenac", "warfarin"} <= set(result.frame.drugs)
+    # Each one's lines are in view: the drugs of the paragraphs the blocks in view cite.
+    cited = {i for b in result.blocks if not b.collapsed for _, c in b.claims for i in c}
+    shown = {c.drug_id for c in result.citations if c.index in cited}
+    assert {"diclofenac", "warfarin"} <= shown
+
+
+def test_a_word_of_the_situation_printed_anywhere_forbids_the_absence_claim() -> None:
+    result = ask("uống flagyl có được uống bia rượu không bác sĩ?")
+    assert "Dược thư không nêu" not in result.answer_text
+    assert in_view(result, "rượu")
+
+
+def test_the_absence_claim_never_fires_where_a_contraindication_line_names_the_situation() -> None:
+    """Over the whole book: the first contraindication line of every monograph, asked as the
+    patient's situation, is never said to be absent from the book."""
+    chunks = Chunk.objects.select_related("section__drug").filter(
+        section__section_key="chong_chi_dinh", part_index=0
+    )
+    asked = 0
+    for chunk in chunks:
+        line = next((x for x in book_lines(chunk.text) if len(x.split()) >= 3), None)
+        if line is None:
+            continue
+        situation = " ".join(line.rstrip(".").split()[:6]).lower()
+        name = chunk.section.drug.heading.split("(")[0].strip().lower()
+        result = ask(f"{name} dùng cho người {fold(situation)} được không?")
+        assert "Dược thư không nêu" not in result.answer_text, (name, situation)
+        asked += 1
+    assert asked > 80
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Thuốc nào điều trị gút?",
+        "Thuốc nào có chỉ định liên quan đến bệnh gút?",
+        "Trong sách có những thuốc nào dùng cho bệnh gút?",
+    ],
+)
+def test_a_which_drug_question_answers_in_any_wording(question: str) -> None:
+    result = ask(question)
+    assert result.decision == "answer" and "alopurinol" in result.frame.drugs
+
+
+def test_a_which_drug_question_no_phrase_matches_falls_back_to_the_ranked_indications() -> None:
+    result = ask("Trong dược thư những loại thuốc nào có chỉ định cho methemoglobin huyết?")
+    assert result.decision == "answer" and "xanh_methylen" in result.frame.drugs
+
+
+def test_a_storage_question_routed_elsewhere_still_shows_the_storage_line() -> None:
+    # The dose phrase "pha" routes to Liều lượng; the stability line answers.
+    result = ask("insulin mở lọ rồi để ngoài tủ lạnh được mấy ngày?")
+    assert any(b.section_key == "do_on_dinh_va_bao_quan" for b in result.blocks if not b.collapsed)
+
+
+def test_an_elderly_patients_dose_shows_the_books_elderly_line() -> None:
+    result = ask("Cụ ông 85t dùng lorazepam liều thế nào?")
+    assert result.frame.population == "nguoi_cao_tuoi"
+    assert in_view(result, "Người cao tuổi: 0,5 - 4 mg/ngày")
+    assert "Tuổi: 85 tuổi" in result.answer_text
+
+
+def test_a_situation_is_said_by_a_rare_word_or_pair_not_by_a_shared_word() -> None:
+    situation = situation_of("BN có tiền sử co giật, dùng được không?")
+    assert names_situation("Người bệnh có tiền sử co giật.", situation)
+    assert not names_situation("Người bệnh có tiền sử dị ứng với penicilin.", situation)
+    typed = situation_of("mụn trứng cá")
+    assert not names_situation("thần kinh trung ương", typed)  # "trứng" is not "trung"
