@@ -70,7 +70,21 @@ CUES: dict[str, tuple[str, ...]] = {
     "what_is": ("la thuoc gi", "la gi", "thuoc gi"),
     "what_is_strict": ("la thuoc gi", "la gi", "la thuoc nao", "thuoc gi vay"),
     "compare": ("so sanh", "khac nhau", "khac gi", "giong nhau"),
-    "together": ("them", "cung", "chung", "phoi hop", "ket hop", "tuong tac", "nguy co"),
+    "together": (
+        "them",
+        "cung",
+        "chung",
+        "phoi hop",
+        "ket hop",
+        "tuong tac",
+        "nguy co",
+        "dung voi",
+        "uong voi",
+        "tiem voi",
+        "kem",
+        "doi sang",
+        "chuyen sang",
+    ),
     "causes": ("thuoc nao gay", "thuoc gi gay", "thuoc nao lam"),
     "contraindicated_in": ("thuoc nao chong chi dinh", "chong chi dinh voi thuoc nao"),
     "has_contraindication": ("co chong chi dinh",),
@@ -150,7 +164,7 @@ def ends_of(folded: str, name: str) -> Iterator[int]:
 
 # Yes/no questions ("… được không", "có … không"), with the ways wards type "không".
 _NOT = r"(?:khong|ko|k|hok|khg|kh|hong|hem)"
-YES_NO = re.compile(rf"(duoc {_NOT}\b|co .* {_NOT}$|co .* {_NOT}\b)")
+YES_NO = re.compile(rf"(duoc {_NOT}\b|nen {_NOT}\b|co .* {_NOT}$|co .* {_NOT}\b)")
 
 # Clinical abbreviations as wards type them, with the words the book prints. Two-letter ones
 # count only in capitals ("HA", "TM"); longer ones in any case, with or without diacritics.
@@ -228,6 +242,8 @@ LAY_TERMS: dict[str, str] = {
     "tiêu chảy": "ỉa chảy",
     "migraine": "đau nửa đầu",
     "type": "typ",  # "ĐTĐ type 2": the book prints "typ 2"
+    "đc": "được",  # "dùng đc không": how wards type "được"
+    "dc": "được",
     "tuýp": "typ",
     "týp": "typ",
 }

@@ -44,11 +44,14 @@ def _lead_label(c: Citation, listing: bool) -> str:
     return f"{c.section_title} · {c.label}" if c.label else c.section_title
 
 
-def _cited_only(citations: list[Citation], blocks: list[AnswerBlock], main: int) -> list[Citation]:
-    """The answer's paragraphs and those of the floors that are shown, numbered in order (a
-    floor paragraph not shown is not cited)."""
+def _cited_only(
+    citations: list[Citation], blocks: list[AnswerBlock], main: int, keep: set[int]
+) -> list[Citation]:
+    """The answer's paragraphs and those of the floors that are shown or kept (a floor's
+    contraindication awaiting review), numbered in order; a floor paragraph not shown is not
+    cited."""
     used = {i for b in blocks for _, cited in b.claims for i in cited}
-    kept = citations[:main] + [c for c in citations[main:] if c.index in used]
+    kept = citations[:main] + [c for c in citations[main:] if c.index in used or c.chunk_id in keep]
     renumber = {c.index: n for n, c in enumerate(kept, 1)}
     for b in blocks:
         b.claims = [(t, [renumber.get(i, i) for i in cited]) for t, cited in b.claims]
@@ -130,7 +133,15 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         )
         lines = [f"{text} [{c.index}]" for text, c in labelled] + lines
     floors = place_floors(retrieved, blocks, citations)
-    citations = _cited_only(citations, blocks, len(ordered))
+    # A contraindication the floor would show but that awaits a pharmacist's check of the
+    # print is never left out silently: the card says to check it (and the turn is verify_pdf).
+    held = {
+        line.evidence.chunk_id
+        for line in retrieved.floor
+        if line.evidence.needs_visual_check and line.evidence.section_key == "chong_chi_dinh"
+    }
+    citations = _cited_only(citations, blocks, len(ordered), held)
+    flagged += [c for c in citations if c.chunk_id in held and c not in flagged]
     lines += [f"{text} [{cited[0]}]" for b in floors for text, cited in b.claims]
     if flagged:
         blocks.append(notice_block(flagged))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from answering.understanding import condition_words
 from corpus.text import SEARCH_FILLER, words
-from retrieval.bands import age_in_bands, prints_age, weight_in_bands
+from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
 from retrieval.frame import QueryFrame
@@ -74,7 +74,10 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
         # liều lớn" in an overdose paragraph is no oral regimen).
         where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else label
         score += _says(where, _ROUTE_LABELS.get(frame.route, ()))
-    if frame.age_text and prints_age(item.text, frame.age_text):
+    child_age = frame.age_months is not None and frame.age_months < ADULT_MONTHS
+    if not child_age:
+        pass  # an adult's age selects no band: the population and route decide
+    elif frame.age_text and prints_age(item.text, frame.age_text):
         score += 4  # the age as the book prints it, a band of its own
     elif frame.age_band and frame.age_band.lower() in " ".join(item.text.split()).lower():
         score += 3  # the narrowest band of the book that holds the age, as retrieval found it

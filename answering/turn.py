@@ -19,9 +19,12 @@ from answering.metrics import CLARIFY, TURNS
 from answering.model_frame import understand_turn
 from answering.notices import not_found_blocks
 from answering.providers import Budget, Provider, get_provider
+from answering.red_flags import FIRST_LINES
 from answering.results import (
     MAX_QUESTION_CHARS,
     SMALLTALK_TEXT,
+    AnswerBlock,
+    BlockKind,
     TurnResult,
     abstain,
     quarantine_notice,
@@ -30,6 +33,7 @@ from corpus.text import clean_input
 from retrieval.evidence import Outcome
 from retrieval.frame import QueryFrame
 from retrieval.retrieve import retrieve_for_frame
+from retrieval.turn_cache import one_turn
 
 # Earlier questions handed to understanding: enough for a follow-up, bounded for the prompt.
 HISTORY_TURNS = 6
@@ -73,10 +77,23 @@ def answer_turn(
     claimed_scope: str = "human",
 ) -> TurnResult:
     """Answer one turn. `history` is the earlier questions, `prior` the last turn's frame."""
-    result = _answer(question, history, prior, provider, claimed_scope)
+    with one_turn():
+        result = with_red_flag(_answer(question, history, prior, provider, claimed_scope))
     TURNS.labels(result.decision, result.reason).inc()
     if result.decision == Outcome.CLARIFY:
         CLARIFY.labels(result.reason).inc()
+    return result
+
+
+def with_red_flag(result: TurnResult) -> TurnResult:
+    """An emergency described: the card opens with its fixed line, whatever else it shows."""
+    flag = result.frame.red_flag
+    if flag is None:
+        return result
+    line = FIRST_LINES[flag]
+    notice = AnswerBlock("Xử trí cấp cứu trước", BlockKind.NOTICE, "", "", [(line, [])])
+    result.blocks.insert(0, notice)
+    result.answer_text = f"{line}\n\n{result.answer_text}" if result.answer_text else line
     return result
 
 

@@ -25,6 +25,8 @@ from answering.intents import (
 )
 from answering.policy import resolve_subject_scope
 from answering.quantities import read_quantities
+from answering.red_flags import EMERGENCY, red_flag
+from answering.red_flags import SECTIONS as RED_FLAG_SECTIONS
 from corpus.text import (
     CASE_FILLER,
     KEPT_TOGETHER,
@@ -33,6 +35,7 @@ from corpus.text import (
     is_filler,
     typed_words,
 )
+from retrieval.bands import ADULT_MONTHS
 from retrieval.catalog import get_resolver
 from retrieval.frame import PatientContext, QueryFrame
 from retrieval.phrases import (
@@ -125,8 +128,6 @@ def _condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
     return as_relation(frame, "indication", condition, unknown_drugs=())
 
 
-# The book's children's bands end at 18 years ("Trẻ em 16 - 18 tuổi").
-ADULT_MONTHS = 18 * 12
 # What a patient eats, drinks or smokes: interaction words of the phrase table that are the
 # thing asked about ("nước bưởi", "rượu bia"), folded.
 _CONSUMED = ("nuoc buoi", "ruou bia", "ruou", "bia", "thuc an", "sua", "ca phe", "thuoc la")
@@ -141,6 +142,7 @@ def recorded(frame: QueryFrame) -> QueryFrame:
     """The frame with its situation in the user's words and its age in months."""
     typed = frame.standalone_query or ""
     folded = folded_phrase(typed)
+    frame = as_red_flag(frame, red_flag(typed))
     return replace(
         frame,
         asks_use=bool(frame.drugs)
@@ -149,6 +151,20 @@ def recorded(frame: QueryFrame) -> QueryFrame:
         situation=as_typed(typed, frame.condition) if frame.condition else None,
         age_months=frame.age_months if frame.age_months is not None else age_months(frame.age_text),
     )
+
+
+def as_red_flag(frame: QueryFrame, flag: str | None) -> QueryFrame:
+    """An emergency described: a named drug is answered with its overdose or ADR management
+    (poisoning and self-harm always; another emergency instead of a dose), never its dose."""
+    if flag is None:
+        return frame
+    frame = replace(frame, red_flag=flag)
+    if not frame.drugs or frame.turn_type in ("interaction", "condition_to_drug"):
+        return frame
+    if flag != EMERGENCY or frame.attribute in (None, "lieu_luong_va_cach_dung"):
+        attribute = RED_FLAG_SECTIONS[flag]
+        return replace(frame, turn_type="drug_attribute", attribute=attribute, needs_clarify=False)
+    return frame
 
 
 def _understand(question: str, claimed_scope: str) -> QueryFrame:
@@ -202,7 +218,8 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
             if named:
                 drugs = named[:1]
                 frame = replace(frame, drugs=drugs)
-    if section in (None, "lieu_luong_va_cach_dung") and not has(folded, "together"):
+    paired = has(folded, "together") or "+" in question  # "heparin dùng với warfarin"
+    if section in (None, "lieu_luong_va_cach_dung") and not paired:
         poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
         if poisoned is not None:
             # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the

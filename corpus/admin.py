@@ -12,6 +12,7 @@ from django.urls import URLPattern, path, reverse
 
 from corpus.access import is_reviewer
 from corpus.admin_names import AliasInline  # also registers the name tables' admin
+from corpus.admin_red_flags import RedFlagAdmin  # noqa: F401 - registers it
 from corpus.jobs import enqueue_stale_embeddings
 from corpus.models import (
     REVIEWER_GROUP,

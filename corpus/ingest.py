@@ -34,22 +34,28 @@ from corpus.models import (
     bump_catalog,
     content_hash,
 )
-from corpus.names import clean_field, sync_aliases, sync_book_index
+from corpus.names import clean_field, sync_aliases, sync_book_index, unambiguous_brands
 from corpus.sections import SECTION_ORDER
-from corpus.sources import IndexRow, SourceMonograph, read_source
+from corpus.sources import VN_BRANDS, IndexRow, SourceMonograph, read_source, read_vn_brands
 from corpus.summary import IngestSummary
 
 Progress = Callable[[Iterable[SourceMonograph]], Iterable[SourceMonograph]]
 
 
 def ingest_formulary(
-    path: Path | str, *, progress: Progress | None = None, force: bool = False
+    path: Path | str,
+    *,
+    progress: Progress | None = None,
+    force: bool = False,
+    brands: Path = VN_BRANDS,
 ) -> IngestSummary:
-    """Read a corpus folder (manifest + monographs/ + book-index/), one markdown file or a PDF.
+    """Read a corpus folder (manifest + monographs/ + book-index/), one markdown file or a PDF,
+    and the project's table of brands sold in Vietnam (`brands`).
     A file with fewer sections than its drug has in the database is refused unless `force`."""
     started = time.perf_counter()
     path = Path(path)
     monographs, index_rows = read_source(path)
+    index_rows += read_vn_brands(brands)
     read = time.perf_counter()
     refuse_lost_sections(monographs, force=force)
     summary = write_formulary(monographs, index_rows, source=str(path), progress=progress)
@@ -72,6 +78,7 @@ def write_formulary(
         drugs = _sync_drugs(monographs, summary)
         _sync_sections_and_chunks(monographs, drugs, summary, progress)
         summary.chunk_write_seconds = time.perf_counter() - started
+        index_rows, summary.brands_refused = unambiguous_brands(monographs, index_rows)
         aliases = sync_aliases(monographs, drugs, index_rows)
         summary.created["aliases"] += aliases.created
         summary.updated["aliases"] += aliases.updated

@@ -17,6 +17,7 @@ from corpus.catalog_models import (  # noqa: F401 - models re-exported
     bump_catalog,
 )
 from corpus.markdown import ChunkKind
+from corpus.red_flag_models import RedFlag  # noqa: F401 - model re-exported
 from corpus.sections import SECTION_KEYS, SECTION_TITLES
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ class Alias(StampsCatalog, models.Model):
         INN = "inn", "Tên chung quốc tế"
         TRADE_NAME = "trade_name", "Tên thương mại (trong chuyên luận)"
         BRAND_INDEX = "brand_index", "Mục lục biệt dược"
+        # corpus/data/vn_brands.csv: brands sold in Vietnam that the book's index lacks.
+        VN_BRAND = "vn_brand", "Biệt dược lưu hành tại VN"
         CURATED = "curated", "Dược sĩ thêm"
 
     drug = models.ForeignKey(Drug, on_delete=models.CASCADE, related_name="aliases")
@@ -83,12 +86,16 @@ class BookIndexEntry(models.Model):
     """A row of the book's brand index or trade-name pages, for the whole book.
 
     The resolver needs the names of monographs that are not loaded, so that a brand of
-    one is reported as known-but-not-loaded instead of being matched elsewhere.
+    one is reported as known-but-not-loaded instead of being matched elsewhere. A brand of
+    corpus/data/vn_brands.csv whose monograph is not loaded is kept here for the same reason
+    (source `vn_brand`, no page: it is not the book's); one whose monograph is loaded is an
+    alias instead.
     """
 
     class Source(models.TextChoices):
         BRAND_INDEX = "brand_index", "Mục lục biệt dược"
         TRADE_NAMES = "trade_names", "Tên thương mại"
+        VN_BRAND = "vn_brand", "Biệt dược lưu hành tại VN"
 
     name = models.CharField(max_length=255)
     folded = models.CharField(max_length=255, db_index=True)

@@ -82,13 +82,8 @@ def _ingredient_keys(
     return keys
 
 
-def sync_aliases(
-    monographs: list[SourceMonograph],
-    drugs: dict[str, Drug],
-    index_rows: list[IndexRow],
-) -> "Changes":
-    """The book's names of each loaded drug; names a pharmacist added are never removed."""
-    changes = Changes()
+def _monograph_names(monographs: list[SourceMonograph]) -> dict[tuple[str, str, str], int | None]:
+    """(drug id, name, kind) → page of every name a loaded monograph gives its drug."""
     wanted: dict[tuple[str, str, str], int | None] = {}
 
     def want(drug_id: str, name: str, kind: str, page: int | None) -> None:
@@ -111,16 +106,81 @@ def sync_aliases(
             want(parsed.drug_id, part, Alias.Kind.INN, source.page_start)
         for part in _split_names(parsed.field_text("ten_thuong_mai")):
             want(parsed.drug_id, part, Alias.Kind.TRADE_NAME, source.page_end)
+    return wanted
+
+
+_INDEX_KINDS: dict[str, str] = {
+    BookIndexEntry.Source.BRAND_INDEX: Alias.Kind.BRAND_INDEX,
+    BookIndexEntry.Source.TRADE_NAMES: Alias.Kind.TRADE_NAME,
+    BookIndexEntry.Source.VN_BRAND: Alias.Kind.VN_BRAND,
+}
+
+
+def _brand_drug(row: IndexRow, drugs: dict[str, Drug]) -> str | None:
+    """The loaded drug a row of the project's brand table names, or None when its monograph
+    is not loaded. The table spells each ingredient as the heading does, so it is matched by
+    the heading's id and nothing looser (a guess would make a ward brand name a neighbour)."""
+    drug_id = drug_id_for(row.ingredient)
+    return drug_id if drug_id in drugs else None
+
+
+def unambiguous_brands(
+    monographs: list[SourceMonograph], index_rows: list[IndexRow]
+) -> tuple[list[IndexRow], list[str]]:
+    """The index rows without the project's brands that another name table already holds,
+    and a line for each brand left out that names another drug.
+
+    The admin refuses an alias that already names another drug ("Panadol" added to WARFARIN
+    made a paracetamol question cite warfarin too, corpus/admin_names.py); the same rule for
+    the brand table: a brand the book or a pharmacist already gives a drug is not loaded. For
+    that same drug it would add nothing; for another, one name would answer with two drugs.
+    """
+    brands = {
+        tuple(words(r.name)): r for r in index_rows if r.source == BookIndexEntry.Source.VN_BRAND
+    }
+    held: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for drug_id, name, _ in _monograph_names(monographs):
+        if (key := tuple(words(name))) in brands:
+            held[key].add(drug_id)
+    for row in index_rows:
+        if row.source != BookIndexEntry.Source.VN_BRAND:
+            if (key := tuple(words(row.name))) in brands:
+                held[key].add(drug_id_for(row.ingredient))
+    curated = Alias.objects.filter(kind=Alias.Kind.CURATED).values_list("name", "drug__drug_id")
+    for name, drug_id in curated:
+        if (key := tuple(words(name))) in brands:
+            held[key].add(drug_id)
+    kept, refused = [], []
+    for row in index_rows:
+        if row.source == BookIndexEntry.Source.VN_BRAND and (key := tuple(words(row.name))) in held:
+            others = sorted(held[key] - {drug_id_for(row.ingredient)})
+            if others:
+                refused.append(
+                    f"{row.path}:{row.line}: «{row.name}» already names {', '.join(others)}"
+                )
+            continue
+        kept.append(row)
+    return kept, refused
+
+
+def sync_aliases(
+    monographs: list[SourceMonograph],
+    drugs: dict[str, Drug],
+    index_rows: list[IndexRow],
+) -> "Changes":
+    """The book's names of each loaded drug, and the project's brands of it (`index_rows` as
+    `unambiguous_brands` leaves them); names a pharmacist added are never removed."""
+    changes = Changes()
+    wanted = _monograph_names(monographs)
     match = _matcher(drugs, _ingredient_keys(drugs, monographs))
     for row in index_rows:
-        drug_id = match(row)
-        if drug_id is not None:
-            want(
-                drug_id,
-                row.name,
-                Alias.Kind.BRAND_INDEX if row.source == "brand_index" else Alias.Kind.TRADE_NAME,
-                row.page,
-            )
+        if row.source == BookIndexEntry.Source.VN_BRAND:
+            drug_id = _brand_drug(row, drugs)
+        else:
+            drug_id = match(row)
+        name = nfc(row.name).strip()
+        if drug_id is not None and words(name):
+            wanted.setdefault((drug_id, name, _INDEX_KINDS[row.source]), row.page)
     existing = {(a.drug.drug_id, a.name, a.kind): a for a in Alias.objects.select_related("drug")}
     # Names a pharmacist added in the admin are not the book's, so ingest never removes them.
     stale = [
@@ -145,7 +205,8 @@ def sync_aliases(
 
 
 def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Changes":
-    """The whole book's index, also for monographs that are not loaded."""
+    """The whole book's index, also for monographs that are not loaded, and the project's
+    brands of drugs that are not loaded (reported as not loaded, like the book's)."""
     changes = Changes()
     by_key: dict[str, set[str]] = defaultdict(set)
     for drug in drugs.values():
@@ -153,7 +214,12 @@ def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Chan
     match = _matcher(drugs, by_key)
     wanted: dict[tuple[str, str, str], tuple[str, int | None]] = {}
     for row in index_rows:
-        loaded = match(row)
+        if row.source == BookIndexEntry.Source.VN_BRAND:
+            if _brand_drug(row, drugs) is not None:
+                continue  # an alias of the loaded drug (sync_aliases)
+            loaded = None
+        else:
+            loaded = match(row)
         ingredient_id = loaded or drug_id_for(row.ingredient)
         key = (nfc(row.name), ingredient_id, row.source)
         wanted.setdefault(key, (nfc(row.ingredient), row.page))

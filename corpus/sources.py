@@ -11,7 +11,7 @@ from pathlib import Path
 
 from corpus.markdown import CorpusFormatError, ParsedMonograph, parse_monograph, split_monographs
 from corpus.pdf import page_at, pdf_to_markdown
-from corpus.text import drug_id_for, nfc
+from corpus.text import drug_id_for, nfc, words
 
 
 @dataclass
@@ -262,6 +262,35 @@ def _read_book_index(folder: Path) -> list[IndexRow]:
                 )
             )
     return [r for r in rows if r.name and r.ingredient]
+
+
+# Brands sold in Vietnam that the book's own index lacks ("Lasix", "Zyloric"), each with its
+# ingredient spelled as the book's heading spells it and where the pair comes from. The
+# project's table, not the book's: read whichever copy of the book is ingested.
+VN_BRANDS = Path(__file__).resolve().parent / "data" / "vn_brands.csv"
+VN_BRAND_SOURCE = "vn_brand"
+
+
+def read_vn_brands(path: Path = VN_BRANDS) -> list[IndexRow]:
+    """The brand table's rows, validated like the book's index: every error names file and line."""
+    rows: list[IndexRow] = []
+    seen: dict[tuple[str, ...], int] = {}
+    for line, row in _read_csv(path, ("brand", "active_ingredient", "source")):
+        for column in ("brand", "active_ingredient", "source"):
+            if not row[column]:
+                raise CorpusFormatError(str(path), line, f"empty {column}")
+        key = tuple(words(row["brand"]))
+        if not key or len(row["brand"]) > 120:
+            raise CorpusFormatError(str(path), line, f"brand {row['brand']!r} is not a name")
+        if key in seen:
+            raise CorpusFormatError(
+                str(path), line, f"brand {row['brand']!r} is already on line {seen[key]}"
+            )
+        seen[key] = line
+        rows.append(
+            IndexRow(row["brand"], row["active_ingredient"], None, VN_BRAND_SOURCE, str(path), line)
+        )
+    return rows
 
 
 def _pages_from_index(monographs: list[SourceMonograph], rows: list[IndexRow]) -> None:

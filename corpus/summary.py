@@ -19,6 +19,8 @@ class IngestSummary:
     deleted: Counter[str] = field(default_factory=Counter)
     sent_back_to_review: int = 0
     drugs_not_in_source: list[str] = field(default_factory=list)
+    # Rows of corpus/data/vn_brands.csv left out because their name is another drug's.
+    brands_refused: list[str] = field(default_factory=list)
     seconds: float = 0.0
     read_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -45,6 +47,7 @@ class IngestSummary:
             "deleted": dict(+self.deleted),
             "sent_back_to_review": self.sent_back_to_review,
             "drugs_not_in_source": self.drugs_not_in_source,
+            "brands_refused": self.brands_refused,
             "seconds": round(self.seconds, 2),
             "read_seconds": round(self.read_seconds, 2),
             "write_seconds": round(self.write_seconds, 2),

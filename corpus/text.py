@@ -40,6 +40,8 @@ def keep_lower(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Folded word tokens (letters and digits), punctuation dropped."""
+    if text.isascii():  # the same tokens without the Unicode passes: most names are ASCII
+        return _WORD_RE.findall(text.lower())
     return _WORD_RE.findall(fold(text))
 
 

@@ -26,6 +26,9 @@ _BAND_HEADING = re.compile(
 )
 _HAS_UNIT = re.compile(rf"\d\s*{_UNIT}(?!\w)", re.IGNORECASE)
 _MONTHS = {"tháng": 1.0, "tuổi": 12.0, "năm": 12.0, "ngày": 1 / 30, "tuần": 1 / 4.3}
+# The book's children's bands end at 18 years ("Trẻ em 16 - 18 tuổi"): an older age is an
+# adult's, and never selects a child's band ("trẻ em trên 1 tuổi" holds 48 years too).
+ADULT_MONTHS = 18 * 12
 _EDGE = 0.001  # months: a strict bound ("dưới", "trên") excludes its own value
 _PART = re.compile(rf"({_NUMBER})\s*(tháng|tuổi|năm|ngày|tuần|kg)?", re.IGNORECASE)
 

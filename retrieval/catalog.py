@@ -18,6 +18,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from corpus.text import words
+from retrieval.turn_cache import once_per_turn
 
 # Words that are never a drug on their own, whatever an alias table says (a brand called
 # "Uống" or "Da" must not turn every question into a question about it).
@@ -221,11 +222,13 @@ class CatalogDrugResolver:
         """
         if len(token) < 6:
             return None
-        best = process.extractOne(token, self._keys, scorer=Levenshtein.distance, score_cutoff=1)
-        if best is None:
-            return None
-        _, _, position = best
-        return self._key_ids[position]
+        found = process.extract(
+            token, self._keys, scorer=Levenshtein.distance, score_cutoff=1, limit=10
+        )
+        drugs = {self._key_ids[position] for _, _, position in found}
+        # A slip one letter from two different drugs' names ("isulin": insulin, visulin) is
+        # no one's: it is offered back as "did you mean", never answered.
+        return next(iter(drugs)) if len(drugs) == 1 else None
 
     def _within_two_edits(self, token: str) -> tuple[tuple[str, str], ...]:
         """(loaded name, drug id) of names two letters from the token (`aspirinol`), nearest first."""
@@ -323,7 +326,7 @@ def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
     from corpus.models import Alias, BookIndexEntry, Chunk, Drug
 
-    stamp = _stamp(Alias, Drug, BookIndexEntry)
+    stamp = once_per_turn("catalog", lambda: _stamp(Alias, Drug, BookIndexEntry))
     if stamp in _cached:
         _cached.move_to_end(stamp)
         return _cached[stamp]

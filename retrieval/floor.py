@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 from corpus.text import folded_phrase
 from retrieval.classes import class_words
-from retrieval.evidence import Evidence, unique_evidence
+from retrieval.evidence import Evidence
+from retrieval.pairs import names_printed_for
 from retrieval.queries import (
+    _chunks,
+    _evidence,
     find_by_section,
     find_condition_in_sections,
-    interaction_evidence,
-    own_names,
 )
 from retrieval.ranked import Situation, coverage, names_situation, ranked_evidence, situation_of
 
@@ -35,8 +36,8 @@ CAUTION_SECTIONS = ("than_trong",)
 CAUTION_LINES = 2
 # The ranked paragraph joins the view when it covers at least this share of the question's
 # informative words, and this much more than the view does.
-RANKED_COVERAGE = 0.5
-RANKED_MARGIN = 0.25
+RANKED_COVERAGE = 0.3
+RANKED_MARGIN = 0.15
 
 
 @dataclass(frozen=True)
@@ -93,27 +94,33 @@ def safety_floor(
     return floor
 
 
-# Lines shown per ordered pair of drugs named together.
+# Lines shown per ordered pair of drugs named together, and where they are looked for.
 PAIR_LINES = 3
+PAIR_SECTIONS = ("tuong_tac_thuoc", "chong_chi_dinh", "than_trong")
 
 
 def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
     """For every two drugs named together, each one's lines naming the other — in Tương tác
-    thuốc (by name or the class word the book uses), Chống chỉ định and Thận trọng — both
-    directions: a drug named is never dropped (issue 18)."""
+    thuốc, Chống chỉ định and Thận trọng; by the names the book prints for it, then the class
+    words it uses ("coumarin" for warfarin) — both directions: a drug named is never dropped
+    (issue 18). One query per drug; the names are matched in its lines."""
+    names = {
+        d: [*names_printed_for(d), *dict.fromkeys(word for _, word in class_words(d))]
+        for d in drug_ids
+    }
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
+        chunks = _chunks().filter(
+            section__drug__drug_id=drug_id, section__section_key__in=PAIR_SECTIONS
+        )
+        order = {key: n for n, key in enumerate(PAIR_SECTIONS)}
+        found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
         for other in (d for d in drug_ids if d != drug_id):
-            hits, via = interaction_evidence(drug_id, other)
-            # Its own names, then the class words the book uses for it ("coumarin").
-            names = [*own_names(other), *dict.fromkeys(word for _, word in class_words(other))]
-            for name in names:
-                hits += find_condition_in_sections(drug_id, name, ["chong_chi_dinh", "than_trong"])
             left = PAIR_LINES
-            for e in unique_evidence(hits):
-                lines = [line for line in book_lines(e.text) if says_any(line, names)]
+            for chunk in found:
+                lines = [line for line in book_lines(chunk.text) if says_any(line, names[other])]
                 if lines and left > 0:
-                    floor.append(FloorLine(e, tuple(lines[:left]), False, True))
+                    floor.append(FloorLine(_evidence(chunk), tuple(lines[:left]), False, True))
                     left -= len(lines[:left])
     return floor
 

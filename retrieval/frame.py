@@ -75,6 +75,8 @@ class QueryFrame:
     # card to say what it understood: "Cân nặng: 12,5 kg", "Tuổi: 85 tuổi", "Clcr: 40".
     quantities: tuple[str, ...] = ()
     pregnancy_weeks: float | None = None
+    # An emergency the question describes (answering.red_flags: cap_cuu, ngo_doc, tu_hai).
+    red_flag: str | None = None
     # Which understanding produced the frame when a model was asked: "model", "deterministic"
     # (the model's frame fell back to it) or "merged", and why ("model_empty_frame" …).
     # Whether the question asks if the drug may be given at all ("… được không", "có sao
@@ -108,6 +110,7 @@ class QueryFrame:
             "needs_clarify": self.needs_clarify,
             "system_error": self.system_error,
             **({"quantities": list(self.quantities)} if self.quantities else {}),
+            **({"red_flag": self.red_flag} if self.red_flag else {}),
         }
 
     @classmethod

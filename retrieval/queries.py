@@ -19,15 +19,12 @@ from corpus.embedding import EmbeddingUnavailable, get_embedder
 from corpus.models import Alias, Chunk
 from corpus.sections import SECTION_TITLES
 from corpus.text import SEARCH_FILLER, fold, folded_phrase, keep_lower
-from retrieval.classes import class_words
 from retrieval.evidence import (
     MAX_CONTEXT_TOKENS,
     Evidence,
     Packed,
-    SafetyFinding,
     fuse,
     pack,
-    unique_evidence,
 )
 from retrieval.phrases import section_matches
 from retrieval.rerank import rerank
@@ -309,51 +306,3 @@ def find_condition_in_sections(
     order = {key: n for n, key in enumerate(section_keys)}
     found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
     return [_evidence(c, route="condition") for c in found]
-
-
-def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]:
-    """The interaction chunks of `drug_id` that name `other`: by its own names, else by the
-    words the book uses for its class ("coumarin" for warfarin). The second value is the class
-    phrasing that found them, "" when a name did. A chunk is selected only when it names the
-    medicine or its class, never as a whole section."""
-    hits: list[Evidence] = []
-    for name in own_names(other):
-        hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
-    if hits:
-        return unique_evidence(hits), ""
-    via = ""
-    for _, word in class_words(other):
-        found = find_condition_in_sections(drug_id, word, ["tuong_tac_thuoc"])
-        if found and not via:
-            via = word
-        hits += found
-    return unique_evidence(hits), via
-
-
-def patient_safety(
-    drug_id: str,
-    *,
-    current_medicines: Sequence[str] = (),
-    conditions: Sequence[str] = (),
-    pregnant: bool = False,
-    breastfeeding: bool = False,
-) -> list[SafetyFinding]:
-    """Separate, facet-specific searches for one already-indicated drug."""
-    findings = []
-    for medicine in current_medicines:
-        hits, via = interaction_evidence(drug_id, medicine)
-        findings.append(SafetyFinding(drug_id, "interaction", medicine, hits, via))
-    for condition in conditions:
-        hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])
-        findings.append(SafetyFinding(drug_id, "warning", condition, hits))
-    if pregnant:
-        findings.append(
-            SafetyFinding(drug_id, "pregnancy", "", find_by_section(drug_id, "thoi_ky_mang_thai"))
-        )
-    if breastfeeding:
-        findings.append(
-            SafetyFinding(
-                drug_id, "breastfeeding", "", find_by_section(drug_id, "thoi_ky_cho_con_bu")
-            )
-        )
-    return findings

@@ -27,6 +27,7 @@ from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
 from retrieval.evidence import Evidence
 from retrieval.queries import _chunks, _evidence
 from retrieval.situations import GENERIC_SITUATION_WORDS
+from retrieval.turn_cache import once_per_turn
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # its index build logs at debug
 
@@ -75,7 +76,7 @@ def _stamp() -> str:
 def get_index() -> _Index:
     """The index of the chunks as they are now (rebuilt after an ingest or an edit)."""
     global _index
-    stamp = _stamp()
+    stamp = once_per_turn("chunks", _stamp)
     with _lock:
         if _index is None or _index.stamp != stamp:
             _index = _build(stamp)

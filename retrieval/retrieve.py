@@ -6,7 +6,7 @@ the section a condition sits in, the bands to ask back with) comes back as `Retr
 
 from dataclasses import dataclass, field, replace
 
-from retrieval.bands import band_for, child_bands, youngest_first
+from retrieval.bands import ADULT_MONTHS, band_for, child_bands, youngest_first
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.floor import (
@@ -17,15 +17,14 @@ from retrieval.floor import (
     safety_floor,
 )
 from retrieval.frame import QueryFrame
+from retrieval.pairs import interaction_evidence, patient_safety
 from retrieval.queries import (
     drug_overview,
     find_by_indication,
     find_by_section,
     find_condition_in_sections,
     free_form,
-    interaction_evidence,
     own_names,
-    patient_safety,
     retrieve_section,
 )
 from retrieval.ranked import Situation, names_situation, ranked_evidence, situation_of
@@ -95,7 +94,12 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
             retrieved.reason = "condition_not_found_as_typed"
             retrieved.ranked = unique_evidence(near + retrieved.ranked)
     if len(drugs) >= 2:
-        retrieved.floor += pair_floor(drugs)
+        pairs = pair_floor(drugs)
+        retrieved.floor += pairs
+        if pairs and retrieved.reason == "interaction_not_named_in_book":
+            # Named outside Tương tác thuốc ("không được phối hợp với aspirin" in Chống chỉ
+            # định): the book names the pair, so it is never said not to.
+            retrieved.reason = "grounded_evidence_available"
     asked = retrieved.frame.population or ""
     if retrieved.frame.attribute == "lieu_luong_va_cach_dung" and asked in DOSE_POPULATIONS:
         # "Cụ ông 85t … liều thế nào?": the elderly / renal / hepatic dose lines lead.
@@ -246,7 +250,8 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
                 quick_replies=list(replies),
                 clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
             )
-    if frame.attribute == "lieu_luong_va_cach_dung" and frame.age_months is not None:
+    child_age = frame.age_months is not None and frame.age_months < ADULT_MONTHS
+    if frame.attribute == "lieu_luong_va_cach_dung" and child_age and frame.age_months is not None:
         # The book's band that holds the stated age, recorded for the answer and the audit.
         band = band_for(child_bands(evidence), frame.age_text, frame.age_months)
         frame = replace(frame, age_band=band)

@@ -4,6 +4,7 @@ import pytest
 
 from corpus.models import Chunk
 from retrieval.evidence import Outcome, decide
+from retrieval.pairs import patient_safety
 from retrieval.queries import (
     drug_overview,
     find_by_indication,
@@ -11,7 +12,6 @@ from retrieval.queries import (
     free_form,
     lexical_search,
     pack,
-    patient_safety,
     retrieve_section,
 )
 

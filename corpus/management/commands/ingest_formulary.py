@@ -48,6 +48,8 @@ class Command(BaseCommand):
         )
         for line in summary.unmapped_headings:
             out(f"  unmapped heading: {line}")
+        for line in summary.brands_refused:
+            out(f"  brand refused: {line}")
         out(
             "sections per key: "
             + ", ".join(f"{k} {v}" for k, v in summary.sections_per_key.items())

@@ -1,0 +1,120 @@
+"""Red flags: an emergency described in the question is answered as one (issue 18).
+
+One data table of how wards describe emergencies (chest pain, anaphylaxis, a seizure, an
+accidental swallow or an overdose, self-harm), matched by the one diacritics-aware phrase
+matcher (`retrieval.phrases.match_table`), with the rows pharmacists add or switch off in the
+admin (`corpus.RedFlag`). A matched turn opens with a fixed line (self-harm has its own), and
+its answer is the named drug's Quá liều và xử trí or ADR management, never its dose table.
+"""
+
+from django.db.models import Count, Max
+
+from retrieval.phrases import Table, compile_table, match_table
+from retrieval.turn_cache import once_per_turn
+
+EMERGENCY, POISONING, SELF_HARM = "cap_cuu", "ngo_doc", "tu_hai"
+
+RED_FLAGS: dict[str, tuple[str, ...]] = {
+    EMERGENCY: (
+        "đau ngực dữ dội",
+        "đau thắt ngực dữ dội",
+        "đau ngực vã mồ hôi",
+        "vã mồ hôi",
+        "sốc phản vệ",
+        "phản vệ",
+        "khó thở dữ dội",
+        "tím tái",
+        "ngừng thở",
+        "ngừng tim",
+        "co giật",
+        "lên cơn co giật",
+        "động kinh liên tục",
+        "hôn mê",
+        "lơ mơ",
+        "mất ý thức",
+        "ngất",
+        "tụt huyết áp",
+        "phù thanh quản",
+        "phù mặt môi",
+        "nôn ra máu",
+        "đi ngoài phân đen",
+    ),
+    POISONING: (
+        "uống nhầm",
+        "nuốt nhầm",
+        "uống cả vỉ",
+        "uống cả lọ",
+        "uống hết vỉ",
+        "uống hết lọ",
+        "ăn nhầm",
+        "ngộ độc",
+        "quá liều",
+        "uống quá liều",
+    ),
+    SELF_HARM: (
+        "tự tử",
+        "tự sát",
+        "muốn chết",
+        "tự tử bằng thuốc",
+        "tự hại",
+        "tự làm hại",
+        "uống thuốc tự tử",
+        "có ý định tự tử",
+    ),
+}
+
+# The fixed opening line per kind: what to do first, before any book text.
+FIRST_LINES = {
+    EMERGENCY: (
+        "Dấu hiệu cấp cứu: xử trí như một cấp cứu theo phác đồ của bệnh viện (gọi bác sĩ trực, "
+        "đánh giá đường thở – hô hấp – tuần hoàn) trước khi tra cứu thuốc."
+    ),
+    POISONING: (
+        "Ngộ độc / uống nhầm thuốc: xử trí như một cấp cứu — gọi bác sĩ trực hoặc Trung tâm Chống "
+        "độc ngay; ghi tên thuốc, lượng và thời điểm uống. Phần Quá liều và xử trí của Dược thư "
+        "ở dưới, không phải liều điều trị."
+    ),
+    SELF_HARM: (
+        "Người bệnh có ý định hoặc hành vi tự hại: bảo đảm an toàn ngay, không để người bệnh một "
+        "mình, báo bác sĩ trực và chuyên khoa tâm thần; xử trí ngộ độc như một cấp cứu."
+    ),
+}
+# Which section answers a red-flag turn about a named drug, per kind.
+SECTIONS = {
+    EMERGENCY: "huong_dan_cach_xu_tri_adr",
+    POISONING: "qua_lieu_va_xu_tri",
+    SELF_HARM: "qua_lieu_va_xu_tri",
+}
+# The order kinds are told: self-harm before poisoning before the rest.
+_PRIORITY = (SELF_HARM, POISONING, EMERGENCY)
+_cached: tuple[str, Table] | None = None
+
+
+def _table() -> Table:
+    """The defaults with the admin's rows (added phrasings; a default switched off)."""
+    from corpus.models import RedFlag
+
+    global _cached
+
+    def version() -> str:
+        seen = RedFlag.objects.aggregate(n=Count("id"), at=Max("updated_at"))
+        return f"{seen['n']}:{seen['at']}"
+
+    stamp = once_per_turn("red_flags", version)
+    if _cached is None or _cached[0] != stamp:
+        rows = list(RedFlag.objects.values_list("phrase", "kind", "active"))
+        off = {phrase for phrase, _, active in rows if not active}
+        table = {
+            kind: tuple(p for p in phrases if p not in off) for kind, phrases in RED_FLAGS.items()
+        }
+        for phrase, kind, active in rows:
+            if active and kind in table:
+                table[kind] += (phrase,)
+        _cached = (stamp, compile_table(table))
+    return _cached[1]
+
+
+def red_flag(question: str) -> str | None:
+    """The most serious kind of emergency the question describes, or None."""
+    kinds = {m.key for m in match_table(question, _table())}
+    return next((kind for kind in _PRIORITY if kind in kinds), None)

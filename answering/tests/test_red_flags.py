@@ -1,0 +1,56 @@
+"""Issue 18's red flags: the emergency table, its admin rows, and the card they open."""
+
+import pytest
+
+from answering.red_flags import EMERGENCY, FIRST_LINES, POISONING, SELF_HARM, red_flag
+from answering.turn import answer_turn
+from corpus.models import RedFlag
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("BN đau ngực dữ dội, vã mồ hôi, có nên cho ngậm aspirin không?", EMERGENCY),
+        ("bn dau nguc du doi va mo hoi", EMERGENCY),
+        ("Sau tiêm ceftriaxon BN sốc phản vệ, xử trí sao?", EMERGENCY),
+        ("bé lên cơn co giật, cho diazepam?", EMERGENCY),
+        ("Bé 2 tuổi uống nhầm cả vỉ paracetamol 500mg", POISONING),
+        ("be uong nham thuoc cua ba", POISONING),
+        ("BN nữ 19t uống 20 viên panadol tự tử cách đây 5 tiếng", SELF_HARM),
+        ("bn co y dinh tu tu", SELF_HARM),
+        ("Paracetamol liều cho trẻ 5 tuổi?", None),
+        # Diacritics typed decide: "tụ tủ" is not "tự tử"; "ngắt" is not "ngất".
+        ("thuốc để tủ lạnh hay tụ tủ", None),
+    ],
+)
+def test_the_table_reads_emergencies_as_wards_type_them(question: str, kind: str | None) -> None:
+    assert red_flag(question) == kind
+
+
+def test_a_pharmacist_adds_a_phrasing_or_switches_a_default_off() -> None:
+    assert red_flag("BN khò khè thở rít sau tiêm") is None
+    RedFlag.objects.create(phrase="thở rít", kind=RedFlag.Kind.EMERGENCY)
+    assert red_flag("BN khò khè thở rít sau tiêm") == EMERGENCY
+    RedFlag.objects.create(phrase="ngất", kind=RedFlag.Kind.EMERGENCY, active=False)
+    assert red_flag("BN ngất khi đứng dậy") is None
+
+
+def test_a_poisoning_is_answered_with_the_overdose_section_never_the_dose_table() -> None:
+    result = answer_turn("Bé 2 tuổi uống nhầm cả vỉ paracetamol 500mg", provider=None)
+    assert result.decision == "answer"
+    assert result.blocks[0].claims[0][0] == FIRST_LINES[POISONING]
+    sections = {c.section_key for c in result.citations}
+    assert "qua_lieu_va_xu_tri" in sections and "lieu_luong_va_cach_dung" not in sections
+
+
+def test_self_harm_opens_with_its_own_line() -> None:
+    result = answer_turn("BN nữ 19t uống 20 viên panadol tự tử cách đây 5 tiếng", provider=None)
+    assert result.answer_text.startswith(FIRST_LINES[SELF_HARM])
+    assert result.frame.attribute == "qua_lieu_va_xu_tri"
+
+
+def test_an_emergency_without_a_drug_still_says_what_to_do_first() -> None:
+    result = answer_turn("BN đang co giật liên tục, làm gì?", provider=None)
+    assert result.answer_text.startswith(FIRST_LINES[EMERGENCY])

@@ -1,0 +1,13 @@
+"""The red-flag table in the admin: reviewers add phrasings or switch defaults off."""
+
+from django.contrib import admin
+
+from corpus.admin_names import _ReviewersEdit
+from corpus.red_flag_models import RedFlag
+
+
+@admin.register(RedFlag)
+class RedFlagAdmin(_ReviewersEdit, admin.ModelAdmin):
+    list_display = ("phrase", "kind", "active", "note", "updated_at")
+    list_filter = ("kind", "active")
+    search_fields = ("phrase", "note")

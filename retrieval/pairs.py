@@ -1,0 +1,68 @@
+"""Two medicines together: the names one monograph prints for another, the chunks naming it,
+and the per-facet safety searches of a patient's case."""
+
+from collections.abc import Sequence
+
+from retrieval.catalog import SALTS
+from retrieval.classes import class_words
+from retrieval.evidence import Evidence, SafetyFinding, unique_evidence
+from retrieval.queries import find_by_section, find_condition_in_sections, own_names
+
+
+def names_printed_for(drug_id: str) -> list[str]:
+    """The names another monograph may print for a drug: its own names, and without the salt
+    ("moxifloxacin" for MOXIFLOXACIN HYDROCLORID, "amilorid" for AMILORID HYDROCLORID)."""
+    names = own_names(drug_id)
+    for name in list(names):
+        parts = name.lower().split()
+        if len(parts) > 1 and parts[-1] in SALTS:
+            names.append(" ".join(parts[:-1]))
+    return list(dict.fromkeys(names))
+
+
+def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]:
+    """The interaction chunks of `drug_id` that name `other`: by its own names, else by the
+    words the book uses for its class ("coumarin" for warfarin). The second value is the class
+    phrasing that found them, "" when a name did. A chunk is selected only when it names the
+    medicine or its class, never as a whole section."""
+    hits: list[Evidence] = []
+    for name in names_printed_for(other):
+        hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
+    if hits:
+        return unique_evidence(hits), ""
+    via = ""
+    for _, word in class_words(other):
+        found = find_condition_in_sections(drug_id, word, ["tuong_tac_thuoc"])
+        if found and not via:
+            via = word
+        hits += found
+    return unique_evidence(hits), via
+
+
+def patient_safety(
+    drug_id: str,
+    *,
+    current_medicines: Sequence[str] = (),
+    conditions: Sequence[str] = (),
+    pregnant: bool = False,
+    breastfeeding: bool = False,
+) -> list[SafetyFinding]:
+    """Separate, facet-specific searches for one already-indicated drug."""
+    findings = []
+    for medicine in current_medicines:
+        hits, via = interaction_evidence(drug_id, medicine)
+        findings.append(SafetyFinding(drug_id, "interaction", medicine, hits, via))
+    for condition in conditions:
+        hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])
+        findings.append(SafetyFinding(drug_id, "warning", condition, hits))
+    if pregnant:
+        findings.append(
+            SafetyFinding(drug_id, "pregnancy", "", find_by_section(drug_id, "thoi_ky_mang_thai"))
+        )
+    if breastfeeding:
+        findings.append(
+            SafetyFinding(
+                drug_id, "breastfeeding", "", find_by_section(drug_id, "thoi_ky_cho_con_bu")
+            )
+        )
+    return findings
