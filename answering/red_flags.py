@@ -7,10 +7,8 @@ admin (`corpus.RedFlag`). A matched turn opens with a fixed line (self-harm has 
 its answer is the named drug's Quá liều và xử trí or ADR management, never its dose table.
 """
 
-from django.db.models import Count, Max
-
+from retrieval.catalog import catalog_version
 from retrieval.phrases import Table, compile_table, match_table
-from retrieval.turn_cache import once_per_turn
 
 EMERGENCY, POISONING, SELF_HARM = "cap_cuu", "ngo_doc", "tu_hai"
 
@@ -96,11 +94,7 @@ def _table() -> Table:
 
     global _cached
 
-    def version() -> str:
-        seen = RedFlag.objects.aggregate(n=Count("id"), at=Max("updated_at"))
-        return f"{seen['n']}:{seen['at']}"
-
-    stamp = once_per_turn("red_flags", version)
+    stamp = catalog_version()  # a saved or deleted row moves it
     if _cached is None or _cached[0] != stamp:
         rows = list(RedFlag.objects.values_list("phrase", "kind", "active"))
         off = {phrase for phrase, _, active in rows if not active}

@@ -5,8 +5,13 @@ or switches a default off (`active` unchecked), without a deploy."""
 
 from django.db import models
 
+from corpus.catalog_models import StampsCatalog
 
-class RedFlag(models.Model):
+
+class RedFlag(StampsCatalog, models.Model):
+    """One phrasing of an emergency; saving or deleting it moves the catalog stamp, which
+    every worker checks once per turn."""
+
     class Kind(models.TextChoices):
         EMERGENCY = "cap_cuu", "Cấp cứu (đau ngực, phản vệ, co giật, …)"
         POISONING = "ngo_doc", "Ngộ độc, uống nhầm, quá liều"

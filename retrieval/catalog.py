@@ -322,11 +322,19 @@ def _stamp(*models: Any) -> str:
     return ":".join(str(n) for n in row)
 
 
+def catalog_version() -> str:
+    """The version of the name tables (and of the other reviewed tables that move the catalog
+    stamp: abbreviations, red flags), read once per turn."""
+    from corpus.models import Alias, BookIndexEntry, Drug
+
+    return once_per_turn("catalog", lambda: _stamp(Alias, Drug, BookIndexEntry))
+
+
 def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases, rebuilt when the aliases change."""
     from corpus.models import Alias, BookIndexEntry, Chunk, Drug
 
-    stamp = once_per_turn("catalog", lambda: _stamp(Alias, Drug, BookIndexEntry))
+    stamp = catalog_version()
     if stamp in _cached:
         _cached.move_to_end(stamp)
         return _cached[stamp]

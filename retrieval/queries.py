@@ -19,6 +19,7 @@ from corpus.embedding import EmbeddingUnavailable, get_embedder
 from corpus.models import Alias, Chunk
 from corpus.sections import SECTION_TITLES
 from corpus.text import SEARCH_FILLER, fold, folded_phrase, keep_lower
+from retrieval.catalog import catalog_version
 from retrieval.evidence import (
     MAX_CONTEXT_TOKENS,
     Evidence,
@@ -275,10 +276,21 @@ def _group_by_drug(hits: Sequence[Evidence]) -> list[Evidence]:
 # Condition relation and patient safety ---------------------------------------------------
 
 
+_own_names: dict[tuple[str, str], list[str]] = {}
+
+
 def own_names(drug_id: str) -> list[str]:
     """A drug's own names (heading, other names, INN), not its brands: how other monographs
-    refer to it in their interaction sections."""
+    refer to it in their interaction sections. Kept per version of the name tables."""
+    key = (catalog_version(), drug_id)
+    if key not in _own_names:
+        if len(_own_names) > 4096:
+            _own_names.clear()
+        _own_names[key] = _read_own_names(drug_id)
+    return list(_own_names[key])
 
+
+def _read_own_names(drug_id: str) -> list[str]:
     kinds = [Alias.Kind.HEADING, Alias.Kind.OTHER_NAME, Alias.Kind.INN]
     names = {drug_id.replace("_", " ")}
     names.update(

@@ -17,12 +17,12 @@ import math
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import bm25s
 import numpy as np
 
-from corpus.models import Chunk, ChunkStamp
+from corpus.models import ChunkStamp
 from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
 from retrieval.evidence import Evidence
 from retrieval.queries import _chunks, _evidence
@@ -52,8 +52,9 @@ class _Index:
     stamp: str
     model: bm25s.BM25
     chunk_ids: np.ndarray
-    drug_ids: list[str]
-    section_keys: list[str]
+    evidence: list[Evidence]  # per row: the paragraph as evidence, for searches to return
+    drug_ids: np.ndarray
+    section_keys: np.ndarray
     vocab: dict[str, int]
     df: Counter[str]
     n: int
@@ -84,12 +85,9 @@ def get_index() -> _Index:
 
 
 def _build(stamp: str) -> _Index:
-    rows = list(
-        Chunk.objects.order_by("id").values_list(
-            "id", "section__drug__drug_id", "section__section_key", "label", "text"
-        )
-    )
-    corpus = [tokens(f"{label} {text}") for _, _, _, label, text in rows] or [["_"]]
+    chunks = [_evidence(c) for c in _chunks().order_by("id")]
+    rows = [(e.chunk_id, e.drug_id, e.section_key) for e in chunks]
+    corpus = [tokens(f"{e.label} {e.text}") for e in chunks] or [["_"]]
     model = bm25s.BM25()
     model.index(corpus, show_progress=False)
     df: Counter[str] = Counter()
@@ -99,8 +97,9 @@ def _build(stamp: str) -> _Index:
         stamp=stamp,
         model=model,
         chunk_ids=np.array([r[0] for r in rows] or [0]),
-        drug_ids=[r[1] for r in rows],
-        section_keys=[r[2] for r in rows],
+        evidence=chunks,
+        drug_ids=np.array([r[1] for r in rows], dtype=object),
+        section_keys=np.array([r[2] for r in rows], dtype=object),
         vocab=dict(model.vocab_dict),
         df=df,
         n=max(len(rows), 1),
@@ -199,7 +198,7 @@ def rank(
     section_keys: Sequence[str] | None = None,
     k: int = 5,
 ) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score) of the best paragraphs, limited to the drugs / sections given."""
+    """(row, BM25 score) of the best paragraphs, limited to the drugs / sections given."""
     index = get_index()
     asked = [t for t in tokens(query) if t in index.vocab]
     if not asked:
@@ -207,14 +206,12 @@ def rank(
     scores = index.model.get_scores(asked)
     mask = np.ones(len(index.drug_ids), dtype=bool)
     if drug_ids is not None:
-        wanted = set(drug_ids)
-        mask &= np.array([d in wanted for d in index.drug_ids], dtype=bool)
+        mask &= np.isin(index.drug_ids, list(drug_ids))
     if section_keys is not None:
-        keys = set(section_keys)
-        mask &= np.array([s in keys for s in index.section_keys], dtype=bool)
+        mask &= np.isin(index.section_keys, list(section_keys))
     scores = np.where(mask, scores, 0.0)
     best = np.argsort(-scores, kind="stable")[:k]
-    return [(int(index.chunk_ids[i]), float(scores[i])) for i in best if scores[i] > 0]
+    return [(int(i), float(scores[i])) for i in best if scores[i] > 0]
 
 
 def ranked_evidence(
@@ -224,6 +221,6 @@ def ranked_evidence(
     k: int = 5,
 ) -> list[Evidence]:
     """The best paragraphs as evidence, best first (route "ranked", score = BM25)."""
+    rows = get_index().evidence
     found = rank(query, drug_ids, section_keys, k)
-    chunks = {c.id: c for c in _chunks().filter(id__in=[cid for cid, _ in found])}
-    return [_evidence(chunks[cid], score, route="ranked") for cid, score in found if cid in chunks]
+    return [replace(rows[row], score=score, route="ranked") for row, score in found]
