@@ -216,16 +216,18 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         if subject:
             named = get_resolver().resolve(subject.group(1))
             if named:
+                companions = tuple(d for d in drugs if d != named[0])
                 drugs = named[:1]
-                frame = replace(frame, drugs=drugs)
+                frame = replace(frame, drugs=drugs, companions=companions)
     paired = has(folded, "together") or "+" in question  # "heparin dùng với warfarin"
     if section in (None, "lieu_luong_va_cach_dung") and not paired:
         poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
         if poisoned is not None:
             # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the
             # poison's Quá liều và xử trí, so that section answers, whatever words were used.
+            companions = tuple(d for d in drugs if d != poisoned)
             drugs, section = (poisoned,), "qua_lieu_va_xu_tri"
-            frame = replace(frame, drugs=drugs, attribute=section)
+            frame = replace(frame, drugs=drugs, attribute=section, companions=companions)
     if frame.subject_scope != "human":
         return replace(frame, turn_type="out_of_scope")
     current = current_medicines(folded, resolution.spans)

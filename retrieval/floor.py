@@ -125,6 +125,41 @@ def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
     return floor
 
 
+# Where an antidote's monograph says how it is given for the poison ("Truyền NAC …").
+COMPANION_SECTIONS = ("lieu_luong_va_cach_dung", "chi_dinh")
+
+
+def companion_floor(companions: Sequence[str], subjects: Sequence[str]) -> list[FloorLine]:
+    """Each companion drug's lines naming the subject (an antidote's regimen for the poison,
+    "Liều dùng trong quá liều paracetamol …"): the drug named is shown, not dropped."""
+    floor: list[FloorLine] = []
+    for companion in companions:
+        chunks = _chunks().filter(
+            section__drug__drug_id=companion, section__section_key__in=COMPANION_SECTIONS
+        )
+        for subject in subjects:
+            names = names_printed_for(subject)
+            for chunk in sorted(chunks, key=lambda c: (c.section.order, c.part_index)):
+                lines = _naming_with_what_follows(book_lines(chunk.text), names)
+                if lines:
+                    floor.append(
+                        FloorLine(_evidence(chunk), tuple(lines[:PAIR_LINES]), False, True)
+                    )
+    return floor
+
+
+def _naming_with_what_follows(lines: list[str], names: Sequence[str]) -> list[str]:
+    """The lines naming one of the names; one that ends in ":" heads the regimen below it, so
+    the lines under it come too (up to PAIR_LINES)."""
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        if says_any(line, names):
+            out.append(line)
+            if line.rstrip().endswith(":"):
+                out += lines[n + 1 : n + 1 + PAIR_LINES]
+    return list(dict.fromkeys(out))
+
+
 def population_dose_floor(drug_ids: Sequence[str], terms: Sequence[str]) -> list[FloorLine]:
     """The dose lines naming the population asked about ("Người cao tuổi: 0,5 - 4 mg/ngày",
     the renal adjustment), for each drug: they lead a dose answer for that population."""

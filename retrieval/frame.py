@@ -75,6 +75,9 @@ class QueryFrame:
     # card to say what it understood: "Cân nặng: 12,5 kg", "Tuổi: 85 tuổi", "Clcr: 40".
     quantities: tuple[str, ...] = ()
     pregnancy_weeks: float | None = None
+    # Drugs the question names that another one's section answers for (the antidote of a
+    # poisoning): not the subject, but their lines naming it are shown, never dropped.
+    companions: tuple[str, ...] = ()
     # An emergency the question describes (answering.red_flags: cap_cuu, ngo_doc, tu_hai).
     red_flag: str | None = None
     # Which understanding produced the frame when a model was asked: "model", "deterministic"
@@ -95,7 +98,8 @@ class QueryFrame:
         return {
             **asked,
             "turn_type": self.turn_type,
-            "drugs": list(self.drugs),
+            # The companions too: the answer shows their lines (an antidote's regimen).
+            "drugs": list(dict.fromkeys(self.drugs + self.companions)),
             "unknown_drugs": list(self.unknown_drugs),
             "attribute": self.attribute,
             "population": self.population,

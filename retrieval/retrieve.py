@@ -11,6 +11,7 @@ from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.floor import (
     FloorLine,
+    companion_floor,
     named_anywhere,
     pair_floor,
     population_dose_floor,
@@ -93,6 +94,8 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         if near:
             retrieved.reason = "condition_not_found_as_typed"
             retrieved.ranked = unique_evidence(near + retrieved.ranked)
+    if retrieved.frame.companions:
+        retrieved.floor += companion_floor(retrieved.frame.companions, drugs)
     if len(drugs) >= 2:
         pairs = pair_floor(drugs)
         retrieved.floor += pairs

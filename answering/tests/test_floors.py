@@ -121,3 +121,10 @@ def test_a_situation_is_said_by_a_rare_word_or_pair_not_by_a_shared_word() -> No
     assert not names_situation("Người bệnh có tiền sử dị ứng với penicilin.", situation)
     typed = situation_of("mụn trứng cá")
     assert not names_situation("thần kinh trung ương", typed)  # "trứng" is not "trung"
+
+
+def test_an_antidote_named_with_the_poison_is_shown_not_dropped() -> None:
+    result = ask("BN uống 20 viên panadol 500mg cách đây 5 tiếng, truyền NAC liều thế nào?")
+    assert result.frame.attribute == "qua_lieu_va_xu_tri"
+    assert "acetylcystein" in result.frame.summary()["drugs"]  # type: ignore[operator]
+    assert in_view(result, "Giải độc quá liều paracetamol")
