@@ -208,6 +208,10 @@ class CatalogDrugResolver:
                         spans.append((token, drug_id))
             else:
                 unknown.append(token)
+                # "Did you mean" only for a word the book never prints: "glôcôm", "atropin"
+                # are the book's words, and a brand two letters away is no suggestion (issue 18).
+                if self.mentioned_in_book(token):
+                    continue
                 if candidates := self._within_two_edits(token):
                     near_misses.append((token, candidates))
         return Resolution(

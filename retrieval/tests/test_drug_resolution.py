@@ -56,3 +56,13 @@ def test_suggest_offers_fuzzy_candidates_only_above_the_floor() -> None:
     suggestions = dict(get_resolver().suggest("aspirinol", 5, 0.55))
     assert suggestions and all(score >= 0.55 for score in suggestions.values())
     assert get_resolver().suggest("xyzzq", 5, 0.55) == []
+
+
+def test_a_word_the_book_prints_gets_no_did_you_mean() -> None:
+    from retrieval.catalog import get_resolver
+
+    # "glôcôm" is the book's word (acetazolamid's indications), not a slip of a brand.
+    found = get_resolver().resolve_detail("BN glôcôm góc đóng dùng được không")
+    assert "glocom" in found.unknown and not found.near_misses
+    # A made-up name near a loaded one is still offered back.
+    assert get_resolver().resolve_detail("aspirinol cho người lớn").near_misses
