@@ -208,12 +208,9 @@ class CatalogDrugResolver:
                         spans.append((token, drug_id))
             else:
                 unknown.append(token)
-                # "Did you mean" only for a word the book never prints: "glôcôm", "atropin"
-                # are the book's words, and a brand two letters away is no suggestion (issue 18).
-                if self.mentioned_in_book(token):
-                    continue
-                if candidates := self._within_two_edits(token):
-                    near_misses.append((token, candidates))
+                # "Did you mean" only for a word the book never prints ("glôcôm", "atropin").
+                if not self.mentioned_in_book(token) and (c := self._within_two_edits(token)):
+                    near_misses.append((token, c))
         return Resolution(
             tuple(drugs), tuple(spans), tuple(not_loaded), tuple(unknown), tuple(near_misses)
         )
@@ -327,8 +324,7 @@ def _stamp(*models: Any) -> str:
 
 
 def catalog_version() -> str:
-    """The version of the name tables (and of the other reviewed tables that move the catalog
-    stamp: abbreviations, red flags), read once per turn."""
+    """The name tables' version (abbreviations and red flags move it too), once per turn."""
     from corpus.models import Alias, BookIndexEntry, Drug
 
     return once_per_turn("catalog", lambda: _stamp(Alias, Drug, BookIndexEntry))

@@ -188,3 +188,17 @@ def named_anywhere(drug_id: str, situation: str, names: Sequence[str]) -> list[E
         return []
     found = ranked_evidence(situation, [drug_id], k=3)
     return [e for e in found if coverage(e.text, told) > 0]
+
+
+# Paragraphs of Chỉ định the plain ranked search offers for a "which drug" question whose
+# condition phrase matched nothing ("Trong sách có những thuốc nào dùng cho bệnh gút?").
+RANKED_INDICATIONS = 8
+
+
+def ranked_indications(question: str) -> list[Evidence]:
+    """The book's indications that say the question's rare words or pairs, best first, one
+    drug's best paragraph each: a which-drug question never abstains while they say it."""
+    situation = situation_of(question)
+    found = ranked_evidence(question, None, ["chi_dinh"], k=RANKED_INDICATIONS)
+    named = [e for e in found if names_situation(e.text, situation)]
+    return list({e.drug_id: e for e in reversed(named)}.values())[::-1]

@@ -15,6 +15,7 @@ from retrieval.floor import (
     named_anywhere,
     pair_floor,
     population_dose_floor,
+    ranked_indications,
     safety_floor,
 )
 from retrieval.frame import QueryFrame
@@ -28,7 +29,7 @@ from retrieval.queries import (
     own_names,
     retrieve_section,
 )
-from retrieval.ranked import Situation, names_situation, ranked_evidence, situation_of
+from retrieval.ranked import Situation, ranked_evidence, situation_of
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, trimester_terms
 
 # Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
@@ -139,7 +140,7 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
         return Retrieved(frame, [], Outcome.ABSTAIN, reason)
 
     if frame.turn_type == "condition_to_drug":
-        evidence = find_by_indication(frame.condition or "") or _ranked_indications(question)
+        evidence = find_by_indication(frame.condition or "") or ranked_indications(question)
         if not evidence:
             return Retrieved(frame, [], Outcome.ABSTAIN, "no_indication_match")
         frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
@@ -306,20 +307,6 @@ def _effect_lines(frame: QueryFrame) -> list[Evidence]:
 
 # Adult populations whose own dose lines lead a dose answer for them.
 DOSE_POPULATIONS = ("nguoi_cao_tuoi", "suy_than", "suy_gan")
-
-# Paragraphs of Chỉ định the plain ranked search offers for a "which drug" question whose
-# condition phrase matched nothing ("Trong sách có những thuốc nào dùng cho bệnh gút?").
-RANKED_INDICATIONS = 8
-
-
-def _ranked_indications(question: str) -> list[Evidence]:
-    """The book's indications that say the question's rare words or pairs, best first, one
-    drug's best paragraph each: a which-drug question never abstains while they say it."""
-    situation = situation_of(question)
-    found = ranked_evidence(question, None, ["chi_dinh"], k=RANKED_INDICATIONS)
-    named = [e for e in found if names_situation(e.text, situation)]
-    return list({e.drug_id: e for e in reversed(named)}.values())[::-1]
-
 
 # Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).
 SAFETY_HITS_PER_FACET = 2
