@@ -62,14 +62,14 @@ def place_floors(
     after: list[AnswerBlock] = []
     for line in retrieved.floor:
         c = by_chunk.get(line.evidence.chunk_id)
-        if c is None or all(_seen(text, seen) for text in line.lines):
+        if c is None or (not line.first and all(_seen(text, seen) for text in line.lines)):
             continue
         block = _floor_block(line, c)
         seen += "\n" + "\n".join(line.lines)
         is_contraindication = c.section_key == "chong_chi_dinh"
         leads = line.names_situation and (is_contraindication or c.section_key == line.leads_in)
         leads = leads and not (line.says and says_any(seen, line.says))
-        if leads and not (is_contraindication and lead_is_contraindication):
+        if line.first or (leads and not (is_contraindication and lead_is_contraindication)):
             front.append(block)
         else:
             after.append(block)

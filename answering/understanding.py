@@ -203,6 +203,10 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         age_months=months,
         quantities=tuple(quantities.understood()),
         pregnancy_weeks=quantities.pregnancy_weeks.value if quantities.pregnancy_weeks else None,
+        clcr=next(
+            (float(value.replace(",", ".")) for key, value, _ in quantities.labs if key == "clcr"),
+            None,
+        ),
         route=found_routes[0] if found_routes else None,
         subject_scope=resolve_subject_scope(question, claimed_scope),
         not_loaded=resolution.not_loaded,

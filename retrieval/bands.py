@@ -106,6 +106,38 @@ def band_for(bands: Sequence[str], age_text: str | None, months: float) -> str |
     return held[0] if held else None
 
 
+# A creatinine-clearance band as the book prints it: "Clcr 10 - 50 ml/phút", "Clcr< 30",
+# "Clcr**:** 50 - 80", "Clcr ≥ 60", "Clcr trong khoảng 30 - 80 ml/phút".
+_CLCR_BAND = re.compile(
+    r"cl\s?cr[\s*:]*(?:trong khoảng\s*|từ\s*)?([<>≤≥])?\s*\**\s*(\d+(?:,\d+)?)"
+    r"(?:\s*(?:-|đến)\s*(\d+(?:,\d+)?))?",
+    re.IGNORECASE,
+)
+
+
+def clcr_bands(text: str) -> list[tuple[float, float]]:
+    """The Clcr bands a line prints, as (from, to) ml/phút; a strict bound excludes its value."""
+    bands = []
+    for sign, low, high in _CLCR_BAND.findall(text):
+        a = float(low.replace(",", "."))
+        if high:
+            bands.append((a, float(high.replace(",", "."))))
+        elif sign == "<":
+            bands.append((0.0, a - _EDGE))
+        elif sign == "≤":
+            bands.append((0.0, a))
+        elif sign == ">":
+            bands.append((a + _EDGE, float("inf")))
+        elif sign == "≥":
+            bands.append((a, float("inf")))
+    return bands
+
+
+def clcr_holds(text: str, clcr: float) -> bool:
+    """Whether a Clcr band the line prints holds this clearance."""
+    return any(low <= clcr <= high for low, high in clcr_bands(text))
+
+
 def band_holds(label: str, months: float) -> bool:
     band = band_months(label)
     return band is not None and band[0] <= months <= band[1]

@@ -12,10 +12,12 @@
 Lines are the book's own lines (a paragraph split at its line breaks), quoted verbatim.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.text import folded_phrase
+from retrieval.bands import clcr_holds
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence
 from retrieval.pairs import names_printed_for
@@ -54,6 +56,9 @@ class FloorLine:
     # The book's words the lines were chosen for: when the view already says them, the lines
     # follow it instead of leading ("Người cao tuổi: …" already leads a digoxin answer).
     says: tuple[str, ...] = ()
+    # The row of the patient's own value ("Clcr 40 - 49 ml/phút: 3,3 mg" for Clcr 45): leads
+    # even when its paragraph is already in view.
+    first: bool = False
 
 
 def book_lines(text: str) -> list[str]:
@@ -160,7 +165,13 @@ def _naming_with_what_follows(lines: list[str], names: Sequence[str]) -> list[st
     return list(dict.fromkeys(out))
 
 
-def population_dose_floor(drug_ids: Sequence[str], terms: Sequence[str]) -> list[FloorLine]:
+# Several Clcr rows printed on one line ("Clcr 50 - 60 ml/phút: 3,5 mg. Clcr 40 - 49 …").
+_CLCR_ROWS = re.compile(r"(?<=\.)\s+(?=cl\s?cr)", re.IGNORECASE)
+
+
+def population_dose_floor(
+    drug_ids: Sequence[str], terms: Sequence[str], clcr: float | None = None
+) -> list[FloorLine]:
     """The dose lines naming the population asked about ("Người cao tuổi: 0,5 - 4 mg/ngày",
     the renal adjustment), for each drug: they lead a dose answer for that population."""
     floor: list[FloorLine] = []
@@ -168,6 +179,12 @@ def population_dose_floor(drug_ids: Sequence[str], terms: Sequence[str]) -> list
         for term in terms:
             for e in find_condition_in_sections(drug_id, term, ["lieu_luong_va_cach_dung"]):
                 lines = [line for line in book_lines(e.text) if says_any(line, [term])]
+                rows = [r for x in book_lines(e.text) for r in _CLCR_ROWS.split(x)]
+                held = [x for x in rows if clcr is not None and clcr_holds(x, clcr)]
+                if held:
+                    floor.append(
+                        FloorLine(e, tuple(held[:2]), False, True, e.section_key, first=True)
+                    )
                 if lines:
                     floor.append(
                         FloorLine(e, tuple(lines[:2]), False, True, e.section_key, tuple(terms))

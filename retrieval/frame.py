@@ -75,6 +75,7 @@ class QueryFrame:
     # card to say what it understood: "Cân nặng: 12,5 kg", "Tuổi: 85 tuổi", "Clcr: 40".
     quantities: tuple[str, ...] = ()
     pregnancy_weeks: float | None = None
+    clcr: float | None = None  # ml/phút, as read from the question ("Clcr 30 ml/ph")
     # Drugs the question names that another one's section answers for (the antidote of a
     # poisoning): not the subject, but their lines naming it are shown, never dropped.
     companions: tuple[str, ...] = ()

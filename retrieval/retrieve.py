@@ -107,7 +107,9 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
     asked = retrieved.frame.population or ""
     if retrieved.frame.attribute == "lieu_luong_va_cach_dung" and asked in DOSE_POPULATIONS:
         # "Cụ ông 85t … liều thế nào?": the elderly / renal / hepatic dose lines lead.
-        retrieved.floor += population_dose_floor(drugs, POPULATION_TERMS[asked])
+        retrieved.floor += population_dose_floor(
+            drugs, POPULATION_TERMS[asked], retrieved.frame.clcr
+        )
     if retrieved.frame.asks_use:
         # The situation as the book says it: the question, and the book's words for the
         # population it names ("thai phụ" → "thai kỳ", "mang thai").

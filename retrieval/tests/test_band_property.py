@@ -85,3 +85,30 @@ def test_every_weight_band_in_the_book_holds_exactly_the_weights_between_its_edg
             assert weight_in_bands(inside, band) and not weight_in_bands(outside, band), band
             checked += 1
     assert checked > 50
+
+
+def test_every_clcr_band_in_the_book_holds_exactly_the_clearances_inside_it() -> None:
+    from retrieval.bands import clcr_bands, clcr_holds
+
+    checked = 0
+    for evidence in _dose_chunks():
+        for line in evidence.text.split("\n"):
+            for low, high in clcr_bands(line):
+                top = high if high != float("inf") else low + 100
+                for value in {low, (low + top) / 2, top}:
+                    if low <= value <= high:
+                        assert clcr_holds(line, value), (line, value)
+                alone = [b for b in clcr_bands(line) if b != (low, high)]
+                if not alone and low >= 1:
+                    assert not clcr_holds(line, low - 1), (line, "just below")
+                checked += 1
+    assert checked > 20
+
+
+def test_the_patients_clearance_row_leads_a_renal_dose_answer() -> None:
+    from answering.turn import answer_turn
+
+    result = answer_turn(
+        "BN suy thận Clcr 45 ml/phút dùng acid zoledronic liều bao nhiêu?", provider=None
+    )
+    assert "Clcr 40 - 49 ml/phút: 3,3 mg" in result.blocks[0].claims[0][0]
