@@ -30,9 +30,9 @@ from answering.ranking import label_populations
 from answering.turn import answer_turn
 from corpus.models import Alias, Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
-from retrieval.catalog import ABBREVIATIONS, SALTS, get_resolver
+from retrieval.catalog import ABBREVIATIONS, get_resolver
 from retrieval.evidence import Outcome
-from retrieval.queries import own_names
+from retrieval.pairs import names_printed_for
 
 SITUATION = (
     "{name} dùng cho người {phrase} được không?",
@@ -168,7 +168,7 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
                     {"qua_lieu_va_xu_tri"},
                     question,
                     k,
-                    _names_of(other),
+                    names_printed_for(other),
                 )
         others = [d for d in resolver.resolve(interaction) if d != drug.drug_id][:PER_TEMPLATE]
         for n, other in enumerate(others):
@@ -182,19 +182,8 @@ def generate(drug_ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
                     {"tuong_tac_thuoc"},
                     question,
                     k,
-                    _names_of(other),
+                    names_printed_for(other),
                 )
-
-
-def _names_of(drug_id: str) -> list[str]:
-    """The names another monograph may print for a drug: its own names, and without the salt
-    ("moxifloxacin" for MOXIFLOXACIN HYDROCLORID)."""
-    names = own_names(drug_id)
-    for name in list(names):
-        parts = name.lower().split()
-        if len(parts) > 1 and parts[-1] in SALTS:
-            names.append(" ".join(parts[:-1]))
-    return list(dict.fromkeys(names))
 
 
 def _item(

@@ -27,12 +27,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from answering.delivery import delivery
-from answering.management.commands.evaluate_book import _names_of, drug_names
+from answering.management.commands.evaluate_book import drug_names
 from answering.results import TurnResult
 from answering.turn import answer_turn
 from corpus.models import Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
 from retrieval.catalog import get_resolver
+from retrieval.pairs import names_printed_for
 
 TEMPLATES = (
     "contraindication",
@@ -172,7 +173,7 @@ def contraindication_probes(drug_ids: Sequence[str] | None) -> Iterator[Probe]:
 def interaction_probes(drug_ids: Sequence[str] | None) -> Iterator[Probe]:
     resolver = get_resolver()
     loaded = list(Drug.objects.order_by("drug_id").values_list("drug_id", flat=True))
-    own = {d: {folded_phrase(n) for n in _names_of(d)} for d in loaded}
+    own = {d: {folded_phrase(n) for n in names_printed_for(d)} for d in loaded}
     for drug_id, lines in _lines("tuong_tac_thuoc", drug_ids).items():
         # A name inside this monograph's own (the two SALBUTAMOL; amoxicilin in AMOXICILIN VÀ
         # KALI CLAVULANAT) is this drug speaking of itself.
