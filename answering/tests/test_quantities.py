@@ -76,4 +76,9 @@ def test_a_reading_keeps_its_words_and_says_itself_in_the_books_notation() -> No
 
 @pytest.mark.parametrize("question", ["", "\x00", "kg" * 10_000, "1 500 000 000 kg", "<b>5t</b>"])
 def test_odd_input_never_raises(question: str) -> None:
-    read_quantities(question)
+    got = read_quantities(question)
+    json.dumps(got.summary())  # what the frame stores is JSON
+    readings = [got.weight, got.age, got.pregnancy_weeks, *got.durations]
+    assert all(r.text in question for r in readings if r is not None)
+    if not question.strip("\x00"):
+        assert got.summary() == {}  # nothing typed, nothing read
