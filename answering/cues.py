@@ -9,6 +9,7 @@ these phrasings names a drug or a disease: they are how questions are worded.
 import re
 from collections.abc import Iterator
 
+from corpus.sections import PATIENT_SECTIONS
 from corpus.text import fold
 from retrieval.bands import band_months
 from retrieval.situations import POPULATION_TERMS
@@ -274,7 +275,7 @@ def age_months(age_text: str | None) -> float | None:
 
 # A population whose situation has a section of its own: asked about with no section named,
 # that section answers ("sản phụ dùng X được không?" is a Thời kỳ mang thai question).
-POPULATION_SECTIONS = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
+POPULATION_SECTIONS = PATIENT_SECTIONS
 # An organ-function question is found by the book's own term, not the patient's story.
 ORGAN_TERMS = {p: POPULATION_TERMS[p][0] for p in ("suy_than", "suy_gan")}  # "clcr", "suy gan"
 # Organ function states that the safety facets search for by the book's words.

@@ -26,10 +26,11 @@ from answering.results import (
     notice_block,
     notice_text,
 )
-from corpus.sections import SECTION_TITLES
+from corpus.sections import SECTION_TITLES, SectionKey
 from corpus.text import as_typed
 from retrieval.catalog import get_resolver
-from retrieval.evidence import Outcome
+from retrieval.evidence import Outcome, Reason
+from retrieval.frame import TurnType
 from retrieval.retrieve import Retrieved
 
 # What an answer shows before anything is expanded, when no paragraph stands out (issue 11:
@@ -83,7 +84,9 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         # The paragraphs that fit the question stay in view, and each drug's passage of an
         # interaction; when none stands out, the first paragraph and the next while they fit.
         fits = visible == 0 or visible + len(c.text) <= VISIBLE_BUDGET
-        collapsed = not relevant or not (fits or bool(in_view) or frame.turn_type == "interaction")
+        collapsed = not relevant or not (
+            fits or bool(in_view) or frame.turn_type == TurnType.INTERACTION
+        )
         if not collapsed:
             visible += len(c.text)
         title = f"{c.drug_name} · {c.section_title}" + (f" · {c.label}" if c.label else "")
@@ -112,12 +115,12 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         # dose band's or an antidote's paragraph stays in view: its frequency, maximum and
         # regimen are part of the answer).
         dose = (
-            frame.attribute in ("lieu_luong_va_cach_dung", "qua_lieu_va_xu_tri")
-            and frame.turn_type != "interaction"
+            frame.attribute in (SectionKey.LIEU_LUONG_VA_CACH_DUNG, SectionKey.QUA_LIEU_VA_XU_TRI)
+            and frame.turn_type != TurnType.INTERACTION
         )
         for block in blocks:
             block.collapsed = block.collapsed or not dose
-        listing = frame.turn_type == "condition_to_drug"
+        listing = frame.turn_type == TurnType.CONDITION_TO_DRUG
         labelled = [(f"{_lead_label(c, listing)}: {text}", c) for text, c in lead]
         blocks.insert(
             0,
@@ -138,7 +141,8 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     held = {
         line.evidence.chunk_id
         for line in retrieved.floor
-        if line.evidence.needs_visual_check and line.evidence.section_key == "chong_chi_dinh"
+        if line.evidence.needs_visual_check
+        and line.evidence.section_key == SectionKey.CHONG_CHI_DINH
     }
     citations = _cited_only(citations, blocks, len(ordered), held)
     flagged += [c for c in citations if c.chunk_id in held and c not in flagged]
@@ -149,7 +153,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     for block in safety_blocks(retrieved, citations):
         blocks.append(block)
         lines += [text + "".join(f" [{i}]" for i in cited) for text, cited in block.claims]
-    if retrieved.reason == "interaction_not_named_in_book":
+    if retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:
         display = get_resolver().display
         names = " và ".join(display.get(d, d) for d in frame.drugs)
         absent = (
@@ -161,13 +165,13 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             AnswerBlock(
                 "Không tìm thấy tương tác được nêu đích danh",
                 BlockKind.NOTICE,
-                "tuong_tac_thuoc",
+                SectionKey.TUONG_TAC_THUOC,
                 frame.drugs[0],
                 [(absent, [])],
             ),
         )
         lines.insert(0, absent)
-    if retrieved.reason == "condition_not_named_in_book" and frame.condition:
+    if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and frame.condition:
         # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
         absent = (
             f"Dược thư không nêu «{frame.situation or as_typed(frame.standalone_query or '', frame.condition)}» trong chuyên luận "
@@ -188,7 +192,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
             ),
         )
         lines.insert(0, absent)
-    if retrieved.reason == "condition_not_found_as_typed" and frame.condition:
+    if retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED and frame.condition:
         # The book says some of the situation's words, not the phrase: never "không nêu".
         missed = (
             f"Không tìm thấy câu nào nêu đúng «{frame.situation or frame.condition}»; các đoạn "
@@ -228,7 +232,7 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         lines.append(read)
     EXTRACTIVE.inc()
     decision = Outcome.VERIFY_PDF if flagged else Outcome.ANSWER
-    reason = "visual_verification_required" if flagged else retrieved.reason
+    reason = Reason.VISUAL_VERIFICATION_REQUIRED if flagged else retrieved.reason
     return TurnResult(
         decision,
         reason,

@@ -10,7 +10,8 @@ paragraph when it says the question's words better than the view.
 from collections.abc import Sequence
 
 from answering.results import AnswerBlock, BlockKind, Citation, kind_of
-from retrieval.evidence import Evidence
+from corpus.sections import SectionKey
+from retrieval.evidence import Evidence, Reason
 from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine, says_any
 from retrieval.ranked import coverage, names_situation
 from retrieval.retrieve import Retrieved
@@ -57,7 +58,7 @@ def place_floors(
     """Insert the floor blocks in view (in place) and return them."""
     by_chunk = {c.chunk_id: c for c in citations if not c.quarantined}
     seen = view_text(blocks)
-    lead_is_contraindication = bool(blocks) and blocks[0].section_key == "chong_chi_dinh"
+    lead_is_contraindication = bool(blocks) and blocks[0].section_key == SectionKey.CHONG_CHI_DINH
     front: list[AnswerBlock] = []
     after: list[AnswerBlock] = []
     for line in retrieved.floor:
@@ -66,7 +67,7 @@ def place_floors(
             continue
         block = _floor_block(line, c)
         seen += "\n" + "\n".join(line.lines)
-        is_contraindication = c.section_key == "chong_chi_dinh"
+        is_contraindication = c.section_key == SectionKey.CHONG_CHI_DINH
         leads = line.names_situation and (is_contraindication or c.section_key == line.leads_in)
         leads = leads and not (line.says and says_any(seen, line.says))
         if line.first or (leads and not (is_contraindication and lead_is_contraindication)):
@@ -109,7 +110,7 @@ def _ranked_block(
     situation = retrieved.situation
     # The phrase search missed but the monograph says the situation's words: the paragraph
     # saying them is what a pharmacist reads next, in place of a "not named".
-    missed = retrieved.reason == "condition_not_found_as_typed"
+    missed = retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED
     for e in retrieved.ranked:
         c = by_chunk.get(e.chunk_id)
         if c is None or c.text in seen:

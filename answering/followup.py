@@ -4,8 +4,9 @@ import re
 from dataclasses import replace
 
 from answering.cues import has
+from corpus.sections import SectionKey
 from corpus.text import folded_phrase
-from retrieval.frame import QueryFrame
+from retrieval.frame import QueryFrame, TurnType
 
 
 def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str) -> QueryFrame:
@@ -16,7 +17,10 @@ def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str)
     """
     if prior is None or frame.context_action == "new" or frame.subject_scope != "human":
         return frame
-    if not frame.drugs and frame.turn_type in ("condition_to_drug", "condition_relation"):
+    if not frame.drugs and frame.turn_type in (
+        TurnType.CONDITION_TO_DRUG,
+        TurnType.CONDITION_RELATION,
+    ):
         # "Thuốc nào gây hội chứng Stevens-Johnson?" after a paracetamol question asks about
         # every drug, not paracetamol: a which-drug question inherits no drug.
         return frame
@@ -67,14 +71,14 @@ def merge_with_prior(frame: QueryFrame, prior: QueryFrame | None, question: str)
         standalone_query=f"{prior.standalone_query or ''} {question}".strip(),
     )
     turn_type = merged.turn_type
-    if turn_type in ("smalltalk", "out_of_scope") or (
-        not frame.drugs and frame.turn_type == "drug_overview"
+    if turn_type in (TurnType.SMALLTALK, TurnType.OUT_OF_SCOPE) or (
+        not frame.drugs and frame.turn_type == TurnType.DRUG_OVERVIEW
     ):
         turn_type = (
             prior.turn_type
-            if prior.turn_type not in ("smalltalk", "out_of_scope")
+            if prior.turn_type not in (TurnType.SMALLTALK, TurnType.OUT_OF_SCOPE)
             else "drug_attribute"
         )
-    if merged.attribute == "lieu_luong_va_cach_dung" and merged.weight_kg is not None:
-        turn_type = "dosing_calc"
+    if merged.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG and merged.weight_kg is not None:
+        turn_type = TurnType.DOSING_CALC
     return replace(merged, turn_type=turn_type, needs_clarify=False, quick_replies=())

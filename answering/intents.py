@@ -6,22 +6,16 @@ import re
 from collections.abc import Sequence
 
 from answering.cues import CUES, ends_of, has
+from corpus.sections import (
+    CONDITION_SECTIONS,
+    NOT_A_PATIENTS_SECTIONS,
+    SITUATION_SECTIONS,
+    SectionKey,
+)
 from corpus.text import folded_phrase
 from retrieval.phrases import section_matches
 from retrieval.queries import find_condition_in_sections, own_names
-from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
-
-# Sections whose words are also the names of conditions a patient has (ADRs, overdose).
-_CONDITION_SECTIONS = frozenset(
-    {"tac_dung_khong_mong_muon", "huong_dan_cach_xu_tri_adr", "qua_lieu_va_xu_tri"}
-)
-
-
-# Sections no patient "has": their words after "người"/"bị" are part of a condition's name
-# ("người rối loạn chuyển hóa porphyrin" is not a question about Dược động học).
-_NOT_A_PATIENTS_SECTIONS = frozenset(
-    {"duoc_dong_hoc", "duoc_ly_va_co_che_tac_dung", "dang_thuoc_va_ham_luong"}
-)
+from retrieval.retrieve import sub_phrases
 
 
 def _cued_match(question: str, section: str | None) -> str | None:
@@ -37,14 +31,14 @@ def _cued_match(question: str, section: str | None) -> str | None:
 
 def situation_phrase(question: str, section: str | None) -> str | None:
     """The section phrase of a yes/no question that follows "tiền sử"/"bị": a condition."""
-    if section not in _CONDITION_SECTIONS:
+    if section not in CONDITION_SECTIONS:
         return None
     return _cued_match(question, section)
 
 
 def inside_a_condition(question: str, section: str | None) -> bool:
     """Whether the routed section's phrase is a word of the patient's condition instead."""
-    return section in _NOT_A_PATIENTS_SECTIONS and _cued_match(question, section) is not None
+    return section in NOT_A_PATIENTS_SECTIONS and _cued_match(question, section) is not None
 
 
 def without_cue(condition: str, cue: str) -> str:
@@ -75,7 +69,7 @@ def antidote_subject(drugs: Sequence[str], other_names: Sequence[str]) -> str | 
         names = [n for d in drugs if d != subject for n in own_names(d)] + list(other_names)
         count = 0
         for name in {folded_phrase(n) for n in names if folded_phrase(n)}:
-            for hit in find_condition_in_sections(subject, name, ["qua_lieu_va_xu_tri"]):
+            for hit in find_condition_in_sections(subject, name, [SectionKey.QUA_LIEU_VA_XU_TRI]):
                 count += f" {folded_phrase(hit.text)} ".count(f" {name} ")
         if count > best_count:
             best, best_count = subject, count

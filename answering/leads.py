@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from answering.grounding import numeric_tokens, sentences
 from answering.ranking import indication_words
 from answering.results import Citation
+from corpus.sections import SITUATION_SECTIONS, SectionKey
 from corpus.text import words
 from retrieval.bands import age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
-from retrieval.frame import QueryFrame
+from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import own_names
-from retrieval.retrieve import SITUATION_SECTIONS, sub_phrases
+from retrieval.retrieve import sub_phrases
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
 
 # The lead of a situation answer: at most this many of the book's sentences naming it; of a
@@ -121,33 +122,34 @@ def lead_sentences(
     contraindications first; for a combination, those naming the other drug or its class; for
     "which drug treats …", one line per drug in the order found; for a child's dose with an
     age or weight, the band that holds it."""
-    if frame.attribute == "lieu_luong_va_cach_dung" and frame.turn_type not in (
-        "condition_relation",
-        "interaction",
+    if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG and frame.turn_type not in (
+        TurnType.CONDITION_RELATION,
+        TurnType.INTERACTION,
     ):
         return _dose_lead(frame, in_focus or citations)
-    if frame.attribute == "qua_lieu_va_xu_tri":
+    if frame.attribute == SectionKey.QUA_LIEU_VA_XU_TRI:
         return _antidote_lead(frame, citations)
-    listing = frame.turn_type == "condition_to_drug"
+    listing = frame.turn_type == TurnType.CONDITION_TO_DRUG
     # Two drugs asked together, as an interaction or an incompatibility ("Vancomycin có tương
     # kỵ với heparin không?"): each one's lines naming the other.
     combination = len(frame.drugs) >= 2 and (
-        frame.turn_type == "interaction" or frame.attribute in ("tuong_ky", "tuong_tac_thuoc")
+        frame.turn_type == TurnType.INTERACTION
+        or frame.attribute in (SectionKey.TUONG_KY, SectionKey.TUONG_TAC_THUOC)
     )
     # "Aspirin cho trẻ em được không?": the population is the situation searched for.
     population = (
-        frame.turn_type == "drug_attribute"
-        and frame.attribute == "chong_chi_dinh"
+        frame.turn_type == TurnType.DRUG_ATTRIBUTE
+        and frame.attribute == SectionKey.CHONG_CHI_DINH
         and frame.population in POPULATION_TERMS
     )
     # "Metformin có gây nhiễm toan lactic không?": the effect's lines lead.
-    effect = frame.turn_type == "drug_attribute" and bool(frame.condition)
+    effect = frame.turn_type == TurnType.DRUG_ATTRIBUTE and bool(frame.condition)
     if (
         not combination
         and not population
         and not effect
         and (
-            frame.turn_type not in ("condition_relation", "condition_to_drug")
+            frame.turn_type not in (TurnType.CONDITION_RELATION, TurnType.CONDITION_TO_DRUG)
             or not frame.condition
         )
     ):
@@ -198,7 +200,7 @@ def lead_sentences(
         return (lead or by_class)[:LEAD_SENTENCES]
     if listing:
         return lead[:LIST_LINES]
-    order = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
+    order: dict[str, int] = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
     lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))
     return lead[:LEAD_SENTENCES]
 
@@ -244,7 +246,7 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
     indication = indication_words(frame)
     scored: list[tuple[int, int, str, Citation]] = []
     for c in citations:
-        if c.quarantined or c.section_key != "lieu_luong_va_cach_dung":
+        if c.quarantined or c.section_key != SectionKey.LIEU_LUONG_VA_CACH_DUNG:
             continue
         for unit in units(c.text):
             score = _band_fit(unit.bare, frame)
@@ -283,7 +285,7 @@ def _antidote_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tup
         return []
     lead = []
     for c in citations:
-        if c.quarantined or c.section_key != "qua_lieu_va_xu_tri":
+        if c.quarantined or c.section_key != SectionKey.QUA_LIEU_VA_XU_TRI:
             continue
         found = [u for u in units(c.text) if _said(u, names)]
         # A line with the regimen's numbers before one that only names the antidote.

@@ -4,8 +4,9 @@ patient's case, and the names in the question that no loaded monograph answers f
 from collections.abc import Sequence
 
 from answering.results import AnswerBlock, BlockKind, Citation, did_you_mean
+from corpus.sections import SectionKey
 from retrieval.catalog import get_resolver
-from retrieval.frame import QueryFrame
+from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import routes
 from retrieval.retrieve import Retrieved
 
@@ -43,7 +44,9 @@ def safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[A
             AnswerBlock(
                 f"Theo bối cảnh người bệnh · {name}",
                 BlockKind.WARNING,
-                "tuong_tac_thuoc" if finding.facet == "interaction" else "chong_chi_dinh",
+                SectionKey.TUONG_TAC_THUOC
+                if finding.facet == "interaction"
+                else SectionKey.CHONG_CHI_DINH,
                 finding.drug_id,
                 [(text, cited)],
             )
@@ -108,13 +111,13 @@ def routes_in_view(frame: QueryFrame, blocks: Sequence[AnswerBlock]) -> list[str
     was asked without one. Measured (`bench/routes.py`): 16 of 94 such answers show two or
     more routes, and in 13 the first shown is the route the section names first; so the
     answer keeps the book's order and names the routes, rather than asking back."""
-    if frame.attribute != "lieu_luong_va_cach_dung" or frame.route is not None:
+    if frame.attribute != SectionKey.LIEU_LUONG_VA_CACH_DUNG or frame.route is not None:
         return []
-    if frame.population not in (None, "nguoi_lon") or frame.turn_type == "interaction":
+    if frame.population not in (None, "nguoi_lon") or frame.turn_type == TurnType.INTERACTION:
         return []
     seen: list[str] = []
     for block in blocks:
-        if block.collapsed or block.section_key != "lieu_luong_va_cach_dung":
+        if block.collapsed or block.section_key != SectionKey.LIEU_LUONG_VA_CACH_DUNG:
             continue
         opening = block.claims[0][0][:80] if block.claims else ""
         for route in routes(f"{block.title} {opening}"):

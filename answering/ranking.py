@@ -13,11 +13,12 @@ import re
 from collections.abc import Sequence
 
 from answering.understanding import condition_words
+from corpus.sections import SectionKey
 from corpus.text import SEARCH_FILLER, words
 from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
-from retrieval.frame import QueryFrame
+from retrieval.frame import QueryFrame, TurnType
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
     "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
@@ -61,18 +62,18 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
     score = 0
     # A dose asked with no population is an adult's (the book's default reader).
     population = frame.population or (
-        "nguoi_lon" if frame.attribute == "lieu_luong_va_cach_dung" else None
+        "nguoi_lon" if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else None
     )
     if population:
         labels = _POPULATION_LABELS.get(population, ())
         score += 2 * (population in label_populations(label))
         # In a dose section only a paragraph's heading counts; elsewhere a mention anywhere.
-        where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else item.text
+        where = haystack if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else item.text
         score += _says(where, labels)
     if frame.route:
         # A route heads a dose paragraph; elsewhere only a label counts ("do uống lặp lại
         # liều lớn" in an overdose paragraph is no oral regimen).
-        where = haystack if frame.attribute == "lieu_luong_va_cach_dung" else label
+        where = haystack if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else label
         score += _says(where, _ROUTE_LABELS.get(frame.route, ()))
     child_age = frame.age_months is not None and frame.age_months < ADULT_MONTHS
     if not child_age:
@@ -172,9 +173,11 @@ def indication_words(frame: QueryFrame) -> list[str]:
 def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[int, int]:
     """Label fit first (ten times), then the question's words in the text."""
     content = _content_words(frame)
-    indication = indication_words(frame) if frame.attribute == "lieu_luong_va_cach_dung" else []
+    indication = (
+        indication_words(frame) if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else []
+    )
     labels = inherited_labels(evidence)
-    dose = frame.attribute == "lieu_luong_va_cach_dung"
+    dose = frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG
     scores = {}
     for item in evidence:
         label = labels[item.chunk_id]
@@ -191,7 +194,7 @@ def focus(evidence: Sequence[Evidence], frame: QueryFrame) -> list[Evidence]:
     The focus is what can be shown: a table held for review is never the paragraph in view
     (its notice is), so it does not push a fitting paragraph beside it out of focus; but a
     paragraph that only shares a word with the question is no focus either."""
-    if len(evidence) < 2 or frame.turn_type in ("drug_overview", "condition_to_drug"):
+    if len(evidence) < 2 or frame.turn_type in (TurnType.DRUG_OVERVIEW, TurnType.CONDITION_TO_DRUG):
         return []
     scores = paragraph_scores(evidence, frame)
     best_all = max(scores.values(), default=0)

@@ -7,6 +7,7 @@ admin (`corpus.RedFlag`). A matched turn opens with a fixed line (self-harm has 
 its answer is the named drug's Quá liều và xử trí or ADR management, never its dose table.
 """
 
+from corpus.sections import SectionKey
 from retrieval.catalog import catalog_version
 from retrieval.phrases import Table, compile_table, match_table
 
@@ -79,9 +80,9 @@ FIRST_LINES = {
 }
 # Which section answers a red-flag turn about a named drug, per kind.
 SECTIONS = {
-    EMERGENCY: "huong_dan_cach_xu_tri_adr",
-    POISONING: "qua_lieu_va_xu_tri",
-    SELF_HARM: "qua_lieu_va_xu_tri",
+    EMERGENCY: SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+    POISONING: SectionKey.QUA_LIEU_VA_XU_TRI,
+    SELF_HARM: SectionKey.QUA_LIEU_VA_XU_TRI,
 }
 # The order kinds are told: self-harm before poisoning before the rest.
 _PRIORITY = (SELF_HARM, POISONING, EMERGENCY)

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 from django.db.models.enums import TextChoices
 
+from corpus.sections import DOSAGE_SECTIONS, WARNING_SECTIONS
 from corpus.text import as_typed
 from retrieval.evidence import Evidence, Outcome
 from retrieval.frame import QueryFrame
@@ -61,19 +62,6 @@ ABSTAIN_MESSAGES: dict[str, str] = {
 
 
 # Block title and kind come from the cited chunk's section, never from model prose.
-WARNING_SECTIONS = frozenset(
-    {
-        "chong_chi_dinh",
-        "than_trong",
-        "tuong_tac_thuoc",
-        "tuong_ky",
-        "qua_lieu_va_xu_tri",
-        "thoi_ky_mang_thai",
-        "thoi_ky_cho_con_bu",
-        "tac_dung_khong_mong_muon",
-    }
-)
-DOSAGE_SECTIONS = frozenset({"lieu_luong_va_cach_dung"})
 
 
 @dataclass

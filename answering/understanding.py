@@ -27,6 +27,7 @@ from answering.policy import resolve_subject_scope
 from answering.quantities import read_quantities
 from answering.red_flags import EMERGENCY, red_flag
 from answering.red_flags import SECTIONS as RED_FLAG_SECTIONS
+from corpus.sections import SectionKey
 from corpus.text import (
     CASE_FILLER,
     KEPT_TOGETHER,
@@ -37,7 +38,7 @@ from corpus.text import (
 )
 from retrieval.bands import ADULT_MONTHS
 from retrieval.catalog import get_resolver
-from retrieval.frame import PatientContext, QueryFrame
+from retrieval.frame import PatientContext, QueryFrame, TurnType
 from retrieval.phrases import (
     population_matches,
     populations,
@@ -104,9 +105,9 @@ def _patient(current: tuple[str, ...], population: str | None) -> PatientContext
 
 # The frame each relation becomes: (turn type, the section that holds the relation).
 _RELATION_FRAMES = {
-    "indication": ("condition_to_drug", "chi_dinh"),
-    "adverse_effect": ("condition_relation", "tac_dung_khong_mong_muon"),
-    "contraindication": ("condition_relation", "chong_chi_dinh"),
+    "indication": ("condition_to_drug", SectionKey.CHI_DINH),
+    "adverse_effect": ("condition_relation", SectionKey.TAC_DUNG_KHONG_MONG_MUON),
+    "contraindication": ("condition_relation", SectionKey.CHONG_CHI_DINH),
 }
 
 
@@ -159,11 +160,13 @@ def as_red_flag(frame: QueryFrame, flag: str | None) -> QueryFrame:
     if flag is None:
         return frame
     frame = replace(frame, red_flag=flag)
-    if not frame.drugs or frame.turn_type in ("interaction", "condition_to_drug"):
+    if not frame.drugs or frame.turn_type in (TurnType.INTERACTION, TurnType.CONDITION_TO_DRUG):
         return frame
-    if flag != EMERGENCY or frame.attribute in (None, "lieu_luong_va_cach_dung"):
+    if flag != EMERGENCY or frame.attribute in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG):
         attribute = RED_FLAG_SECTIONS[flag]
-        return replace(frame, turn_type="drug_attribute", attribute=attribute, needs_clarify=False)
+        return replace(
+            frame, turn_type=TurnType.DRUG_ATTRIBUTE, attribute=attribute, needs_clarify=False
+        )
     return frame
 
 
@@ -193,7 +196,7 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
     if section is None and population in POPULATION_SECTIONS and drugs:
         section = POPULATION_SECTIONS[population]
     frame = QueryFrame(
-        turn_type="drug_attribute",
+        turn_type=TurnType.DRUG_ATTRIBUTE,
         drugs=drugs,
         unknown_drugs=unknown,
         attribute=section,
@@ -214,7 +217,7 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         standalone_query=question,
     )
 
-    if section == "qua_lieu_va_xu_tri" and len(drugs) > 1:
+    if section == SectionKey.QUA_LIEU_VA_XU_TRI and len(drugs) > 1:
         # The poisoned-with drug is the subject; the others named are its antidotes.
         subject = re.search(r"(?:ngo doc|qua lieu)\s+(\S+(?:\s\S+)?)", folded)
         if subject:
@@ -224,16 +227,16 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
                 drugs = named[:1]
                 frame = replace(frame, drugs=drugs, companions=companions)
     paired = has(folded, "together") or "+" in question  # "heparin dùng với warfarin"
-    if section in (None, "lieu_luong_va_cach_dung") and not paired:
+    if section in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG) and not paired:
         poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
         if poisoned is not None:
             # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the
             # poison's Quá liều và xử trí, so that section answers, whatever words were used.
             companions = tuple(d for d in drugs if d != poisoned)
-            drugs, section = (poisoned,), "qua_lieu_va_xu_tri"
+            drugs, section = (poisoned,), SectionKey.QUA_LIEU_VA_XU_TRI
             frame = replace(frame, drugs=drugs, attribute=section, companions=companions)
     if frame.subject_scope != "human":
-        return replace(frame, turn_type="out_of_scope")
+        return replace(frame, turn_type=TurnType.OUT_OF_SCOPE)
     current = current_medicines(folded, resolution.spans)
     if drugs and set(drugs) <= set(current) and has(folded, "which_drug_strict"):
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
@@ -255,7 +258,8 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         return as_relation(frame, "adverse_effect", condition, unknown_drugs=())
     if (
         not drugs
-        and section in (None, "chi_dinh", "loai_thuoc", *POPULATION_SECTIONS.values())
+        and section
+        in (None, SectionKey.CHI_DINH, SectionKey.LOAI_THUOC, *POPULATION_SECTIONS.values())
         and has(folded, "which_drug_strict")
         and not has(folded, "what_is_strict")
     ):
@@ -283,32 +287,32 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
             if reverse is not None:
                 return reverse
         if len(folded.split()) <= 12 and has(folded, "smalltalk"):
-            return replace(frame, turn_type="smalltalk")
-        return replace(frame, turn_type="out_of_scope")
+            return replace(frame, turn_type=TurnType.SMALLTALK)
+        return replace(frame, turn_type=TurnType.OUT_OF_SCOPE)
     if has(folded, "contraindicated_in") and not drugs:
         return as_relation(frame, "contraindication", condition_words(question, ()))
     if drugs and has(folded, "out_of_scope") and section is None:
-        return replace(frame, turn_type="out_of_scope")
+        return replace(frame, turn_type=TurnType.OUT_OF_SCOPE)
     if not drugs:
         return frame  # an unknown or not-loaded drug: the answer abstains naming it
-    if has(folded, "what_for") and section in (None, "chi_dinh"):
-        return replace(frame, turn_type="drug_to_condition", attribute="chi_dinh")
+    if has(folded, "what_for") and section in (None, SectionKey.CHI_DINH):
+        return replace(frame, turn_type=TurnType.DRUG_TO_CONDITION, attribute=SectionKey.CHI_DINH)
     yes_no = bool(YES_NO.search(folded))
     if len(drugs) >= 2 and section is None and yes_no and not has(folded, "compare"):
         # Several drugs in a yes/no question, whatever the connector ("dùng với", "+", "đổi
         # sang"): each one is answered, with its lines naming the other (issue 18: answering
         # only the drug named last dropped the patient's own medicine and every interaction).
-        return replace(frame, turn_type="interaction", attribute="tuong_tac_thuoc")
+        return replace(frame, turn_type=TurnType.INTERACTION, attribute=SectionKey.TUONG_TAC_THUOC)
     if len(drugs) >= 2 and section is None and has(folded, "compare"):
-        return replace(frame, turn_type="drug_overview")
-    if len(drugs) >= 2 and section in (None, "tuong_tac_thuoc"):
-        return replace(frame, turn_type="interaction", attribute="tuong_tac_thuoc")
-    if section == "lieu_luong_va_cach_dung" and weight_kg is not None:
-        return replace(frame, turn_type="dosing_calc")
+        return replace(frame, turn_type=TurnType.DRUG_OVERVIEW)
+    if len(drugs) >= 2 and section in (None, SectionKey.TUONG_TAC_THUOC):
+        return replace(frame, turn_type=TurnType.INTERACTION, attribute=SectionKey.TUONG_TAC_THUOC)
+    if section == SectionKey.LIEU_LUONG_VA_CACH_DUNG and weight_kg is not None:
+        return replace(frame, turn_type=TurnType.DOSING_CALC)
     if section is None and not yes_no:
         words_left = condition_words(question, drugs)
         if not words_left or has(folded, "what_is"):
-            return replace(frame, turn_type="drug_overview")
+            return replace(frame, turn_type=TurnType.DRUG_OVERVIEW)
         return frame
     names = tuple(d.replace("_", " ") for d in drugs) + tuple(s for s, _ in resolution.spans)
     if yes_no and inside_a_condition(question, section):
@@ -317,28 +321,33 @@ def _understand(question: str, claimed_scope: str) -> QueryFrame:
         return as_relation(frame, "contraindication", condition or None)
     situation = situation_phrase(question, section) if yes_no else None
     if situation is not None:
-        return as_relation(frame, "contraindication", situation, attribute="chong_chi_dinh")
-    if yes_no and section in (None, "chong_chi_dinh"):
+        return as_relation(
+            frame, "contraindication", situation, attribute=SectionKey.CHONG_CHI_DINH
+        )
+    if yes_no and section in (None, SectionKey.CHONG_CHI_DINH):
         condition = condition_words(
             question,
             tuple(d.replace("_", " ") for d in drugs) + tuple(s for s, _ in resolution.spans),
         )
         if section is None and frame.population == "tre_em":
-            return replace(frame, attribute="chong_chi_dinh")
+            return replace(frame, attribute=SectionKey.CHONG_CHI_DINH)
         if frame.population in ORGAN_TERMS:
             condition = ORGAN_TERMS[frame.population]
         return as_relation(
-            frame, "contraindication", condition or None, attribute=section or "chong_chi_dinh"
+            frame,
+            "contraindication",
+            condition or None,
+            attribute=section or SectionKey.CHONG_CHI_DINH,
         )
     if section is None and frame.population == "suy_than":
         return as_relation(frame, "contraindication", frame.condition)
-    if yes_no and section == "tac_dung_khong_mong_muon" and len(drugs) == 1:
+    if yes_no and section == SectionKey.TAC_DUNG_KHONG_MONG_MUON and len(drugs) == 1:
         # "Metformin có gây nhiễm toan lactic không?": the effect asked about is looked for
         # wherever the monograph says it (ADR, cautions, overdose); the section answers.
         effect = condition_words(question, names)
         if effect:
             return replace(frame, condition=effect, unknown_drugs=(), did_you_mean=())
-    if yes_no and section == "tuong_tac_thuoc" and len(drugs) == 1 and not unknown:
+    if yes_no and section == SectionKey.TUONG_TAC_THUOC and len(drugs) == 1 and not unknown:
         # "Amlodipin có tương tác với nước bưởi không?": a food, a drink or a habit the
         # monograph names nowhere is said to be not named ("không nêu"), in the user's words;
         # one it names stays an interaction question (its lines are in the section).

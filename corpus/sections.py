@@ -7,54 +7,94 @@ printed forms. A heading that matches nothing is reported, never guessed.
 
 import re
 
+from django.db.models import TextChoices
 from rapidfuzz import fuzz
 
 from corpus.text import folded_phrase
 
-SECTION_KEYS: tuple[str, ...] = (
-    "ten_chung_quoc_te",
-    "ma_atc",
-    "loai_thuoc",
-    "dang_thuoc_va_ham_luong",
-    "duoc_ly_va_co_che_tac_dung",
-    "duoc_dong_hoc",
-    "chi_dinh",
-    "chong_chi_dinh",
-    "than_trong",
-    "thoi_ky_mang_thai",
-    "thoi_ky_cho_con_bu",
-    "tac_dung_khong_mong_muon",
-    "huong_dan_cach_xu_tri_adr",
-    "lieu_luong_va_cach_dung",
-    "tuong_tac_thuoc",
-    "tuong_ky",
-    "do_on_dinh_va_bao_quan",
-    "qua_lieu_va_xu_tri",
-    "thong_tin_quy_che",
-    "ten_thuong_mai",
-)
 
-SECTION_TITLES: dict[str, str] = {
-    "ten_chung_quoc_te": "Tên chung quốc tế",
-    "ma_atc": "Mã ATC",
-    "loai_thuoc": "Loại thuốc",
-    "dang_thuoc_va_ham_luong": "Dạng thuốc và hàm lượng",
-    "duoc_ly_va_co_che_tac_dung": "Dược lý và cơ chế tác dụng",
-    "duoc_dong_hoc": "Dược động học",
-    "chi_dinh": "Chỉ định",
-    "chong_chi_dinh": "Chống chỉ định",
-    "than_trong": "Thận trọng",
-    "thoi_ky_mang_thai": "Thời kỳ mang thai",
-    "thoi_ky_cho_con_bu": "Thời kỳ cho con bú",
-    "tac_dung_khong_mong_muon": "Tác dụng không mong muốn (ADR)",
-    "huong_dan_cach_xu_tri_adr": "Hướng dẫn cách xử trí ADR",
-    "lieu_luong_va_cach_dung": "Liều lượng và cách dùng",
-    "tuong_tac_thuoc": "Tương tác thuốc",
-    "tuong_ky": "Tương kỵ",
-    "do_on_dinh_va_bao_quan": "Độ ổn định và bảo quản",
-    "qua_lieu_va_xu_tri": "Quá liều và xử trí",
-    "thong_tin_quy_che": "Thông tin quy chế",
-    "ten_thuong_mai": "Tên thương mại",
+class SectionKey(TextChoices):
+    """The one spelling of a monograph's sections, in the book's order, with their titles."""
+
+    TEN_CHUNG_QUOC_TE = "ten_chung_quoc_te", "Tên chung quốc tế"
+    MA_ATC = "ma_atc", "Mã ATC"
+    LOAI_THUOC = "loai_thuoc", "Loại thuốc"
+    DANG_THUOC_VA_HAM_LUONG = "dang_thuoc_va_ham_luong", "Dạng thuốc và hàm lượng"
+    DUOC_LY_VA_CO_CHE_TAC_DUNG = "duoc_ly_va_co_che_tac_dung", "Dược lý và cơ chế tác dụng"
+    DUOC_DONG_HOC = "duoc_dong_hoc", "Dược động học"
+    CHI_DINH = "chi_dinh", "Chỉ định"
+    CHONG_CHI_DINH = "chong_chi_dinh", "Chống chỉ định"
+    THAN_TRONG = "than_trong", "Thận trọng"
+    THOI_KY_MANG_THAI = "thoi_ky_mang_thai", "Thời kỳ mang thai"
+    THOI_KY_CHO_CON_BU = "thoi_ky_cho_con_bu", "Thời kỳ cho con bú"
+    TAC_DUNG_KHONG_MONG_MUON = "tac_dung_khong_mong_muon", "Tác dụng không mong muốn (ADR)"
+    HUONG_DAN_CACH_XU_TRI_ADR = "huong_dan_cach_xu_tri_adr", "Hướng dẫn cách xử trí ADR"
+    LIEU_LUONG_VA_CACH_DUNG = "lieu_luong_va_cach_dung", "Liều lượng và cách dùng"
+    TUONG_TAC_THUOC = "tuong_tac_thuoc", "Tương tác thuốc"
+    TUONG_KY = "tuong_ky", "Tương kỵ"
+    DO_ON_DINH_VA_BAO_QUAN = "do_on_dinh_va_bao_quan", "Độ ổn định và bảo quản"
+    QUA_LIEU_VA_XU_TRI = "qua_lieu_va_xu_tri", "Quá liều và xử trí"
+    THONG_TIN_QUY_CHE = "thong_tin_quy_che", "Thông tin quy chế"
+    TEN_THUONG_MAI = "ten_thuong_mai", "Tên thương mại"
+
+
+SECTION_KEYS: tuple[str, ...] = tuple(SectionKey.values)
+SECTION_TITLES: dict[str, str] = dict(SectionKey.choices)
+
+S = SectionKey
+# The roles sections play, each defined once (issue 17); an answer or a search names a role,
+# never its own list of keys.
+# Where a pharmacist looks for a patient's situation, contraindications first: the
+# Ringer-lactate/calcium warning sits in Liều lượng, alcohol in Tương tác thuốc.
+SITUATION_SECTIONS: tuple[SectionKey, ...] = (
+    S.CHONG_CHI_DINH,
+    S.THAN_TRONG,
+    S.THOI_KY_MANG_THAI,
+    S.THOI_KY_CHO_CON_BU,
+    S.LIEU_LUONG_VA_CACH_DUNG,
+    S.TUONG_TAC_THUOC,
+    S.TUONG_KY,
+    S.DO_ON_DINH_VA_BAO_QUAN,
+    S.QUA_LIEU_VA_XU_TRI,
+    S.TAC_DUNG_KHONG_MONG_MUON,
+)
+# Where an effect asked about ("có gây …") is said: an ADR, a caution, an overdose sign.
+EFFECT_SECTIONS = (S.TAC_DUNG_KHONG_MONG_MUON, S.THAN_TRONG, S.CHONG_CHI_DINH, S.QUA_LIEU_VA_XU_TRI)
+# Shown as warnings on the card (a block's kind comes from its chunk's section).
+WARNING_SECTIONS = frozenset(
+    {
+        S.CHONG_CHI_DINH,
+        S.THAN_TRONG,
+        S.TUONG_TAC_THUOC,
+        S.TUONG_KY,
+        S.QUA_LIEU_VA_XU_TRI,
+        S.THOI_KY_MANG_THAI,
+        S.THOI_KY_CHO_CON_BU,
+        S.TAC_DUNG_KHONG_MONG_MUON,
+    }
+)
+DOSAGE_SECTIONS = frozenset({S.LIEU_LUONG_VA_CACH_DUNG})
+# Where one drug's monograph names another it must not be combined with.
+PAIR_SECTIONS = (S.TUONG_TAC_THUOC, S.CHONG_CHI_DINH, S.THAN_TRONG)
+# What "X là thuốc gì" is answered with.
+OVERVIEW_SECTIONS = (S.TEN_CHUNG_QUOC_TE, S.LOAI_THUOC, S.CHI_DINH, S.DUOC_LY_VA_CO_CHE_TAC_DUNG)
+# Sections whose words are also the names of conditions a patient has (ADRs, overdose).
+CONDITION_SECTIONS = frozenset(
+    {S.TAC_DUNG_KHONG_MONG_MUON, S.HUONG_DAN_CACH_XU_TRI_ADR, S.QUA_LIEU_VA_XU_TRI}
+)
+# Sections no patient "has": their words after "người"/"bị" are part of a condition's name
+# ("người rối loạn chuyển hóa porphyrin" is not a question about Dược động học).
+NOT_A_PATIENTS_SECTIONS = frozenset(
+    {S.DUOC_DONG_HOC, S.DUOC_LY_VA_CO_CHE_TAC_DUNG, S.DANG_THUOC_VA_HAM_LUONG}
+)
+# Where a population asked about as the patient's situation is looked for beyond Chống chỉ
+# định: not the dose paragraphs (every dose section names children), not interactions, not
+# pregnancy and breast-feeding (their "sơ sinh" is the mother's baby, not the patient).
+POPULATION_SITUATION_SECTIONS = (S.THAN_TRONG, S.TAC_DUNG_KHONG_MONG_MUON)
+# The patient's own sections: a pregnant or breast-feeding patient's lines.
+PATIENT_SECTIONS = {
+    "phu_nu_mang_thai": S.THOI_KY_MANG_THAI,
+    "cho_con_bu": S.THOI_KY_CHO_CON_BU,
 }
 
 SECTION_ORDER: dict[str, int] = {key: index for index, key in enumerate(SECTION_KEYS)}

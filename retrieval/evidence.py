@@ -24,6 +24,56 @@ class Outcome(TextChoices):
     VERIFY_PDF = "verify_pdf", "Kiểm tra bản in"
 
 
+class Reason(TextChoices):
+    """Why a turn decided as it did: the one spelling of every reason a turn records (an
+    abstain's message is keyed by it in answering.results)."""
+
+    # Answered.
+    GROUNDED_EVIDENCE_AVAILABLE = "grounded_evidence_available", "Có đoạn sách để trả lời"
+    GROUNDED_ANSWER = "grounded_answer", "Câu trả lời soạn ra đã qua kiểm tra"
+    SMALLTALK = "smalltalk", "Chào hỏi"
+    CONDITION_NOT_NAMED_IN_BOOK = "condition_not_named_in_book", "Sách không nêu tình trạng"
+    CONDITION_NOT_FOUND_AS_TYPED = "condition_not_found_as_typed", "Không thấy đúng chữ đã gõ"
+    INTERACTION_NOT_NAMED_IN_BOOK = "interaction_not_named_in_book", "Sách không nêu cặp thuốc"
+    # Asked back, or to be checked against the printed page.
+    CHILD_DOSE_NEEDS_AGE_OR_WEIGHT = "child_dose_needs_age_or_weight", "Cần tuổi hoặc cân nặng"
+    VISUAL_VERIFICATION_REQUIRED = "visual_verification_required", "Cần đối chiếu bản in"
+    # Abstained: the question.
+    EMPTY_QUESTION = "empty_question", "Câu hỏi trống"
+    QUESTION_TOO_LONG = "question_too_long", "Câu hỏi quá dài"
+    OUT_OF_SCOPE = "out_of_scope", "Ngoài phạm vi"
+    NON_HUMAN_SUBJECT = "non_human_subject", "Không dành cho người"
+    NO_DRUG_NAMED = "no_drug_named", "Chưa nêu thuốc"
+    UNKNOWN_DRUG = "unknown_drug", "Không tìm thấy thuốc"
+    DRUG_NOT_LOADED = "drug_not_loaded", "Chuyên luận chưa nạp"
+    # Abstained: the book.
+    SECTION_NOT_IN_MONOGRAPH = "section_not_in_monograph", "Chuyên luận không có mục này"
+    NO_INDICATION_MATCH = "no_indication_match", "Không thuốc nào có chỉ định này"
+    NO_CONDITION_MATCH = "no_condition_match", "Không thuốc nào nêu tình trạng này"
+    PARENT_HYDRATION_FAILED = "parent_hydration_failed", "Không có đoạn sách"
+    MISSING_PROVENANCE = "missing_provenance", "Thiếu số trang in"
+    INSUFFICIENT_EVIDENCE = "insufficient_evidence", "Không đủ đoạn sách"
+    # Abstained: a written answer or a model failed a check.
+    PROVIDER_UNAVAILABLE = "provider_unavailable", "Mô hình không phản hồi"
+    REQUEST_BUDGET_EXHAUSTED = "request_budget_exhausted", "Hết thời gian"
+    MALFORMED_OUTPUT = "malformed_output", "Kết quả sai định dạng"
+    UNGROUNDED_NUMBER = "ungrounded_number", "Con số không khớp sách"
+    INVALID_CITATION = "invalid_citation", "Trích dẫn không tồn tại"
+    UNCITED_CLAIM = "uncited_claim", "Ý không có trích dẫn"
+    UNSUPPORTED_CLAIM = "unsupported_claim", "Ý không khớp sách"
+    INCOMPLETE_ANSWER = "incomplete_answer", "Bỏ sót thông tin"
+    UNSUPPORTED_DRUG = "unsupported_drug", "Thuốc ngoài danh sách"
+    MODEL_REFUSED = "model_refused", "Mô hình từ chối"
+    UNDERSTANDING_PROVIDER_UNAVAILABLE = (
+        "understanding_provider_unavailable",
+        "Mô hình phân tích câu hỏi không phản hồi",
+    )
+    UNDERSTANDING_MALFORMED_OUTPUT = (
+        "understanding_malformed_output",
+        "Phân tích câu hỏi sai định dạng",
+    )
+
+
 @dataclass(frozen=True)
 class Evidence:
     chunk_id: int
@@ -78,18 +128,18 @@ class SafetyFinding:
     @property
     def status(self) -> str:
         # No hit is insufficient evidence, never "safe".
-        return "evidence_found" if self.evidence else "insufficient_evidence"
+        return "evidence_found" if self.evidence else Reason.INSUFFICIENT_EVIDENCE
 
 
 def decide(evidence: Sequence[Evidence]) -> EvidenceDecision:
     """The one evidence policy, for every route and for pools assembled by callers."""
     if not evidence:
-        return EvidenceDecision(Outcome.ABSTAIN, "parent_hydration_failed")
+        return EvidenceDecision(Outcome.ABSTAIN, Reason.PARENT_HYDRATION_FAILED)
     if any(not item.has_provenance for item in evidence):
-        return EvidenceDecision(Outcome.ABSTAIN, "missing_provenance")
+        return EvidenceDecision(Outcome.ABSTAIN, Reason.MISSING_PROVENANCE)
     if any(item.needs_visual_check for item in evidence):
-        return EvidenceDecision(Outcome.VERIFY_PDF, "visual_verification_required")
-    return EvidenceDecision(Outcome.ANSWER, "grounded_evidence_available")
+        return EvidenceDecision(Outcome.VERIFY_PDF, Reason.VISUAL_VERIFICATION_REQUIRED)
+    return EvidenceDecision(Outcome.ANSWER, Reason.GROUNDED_EVIDENCE_AVAILABLE)
 
 
 def fuse(*rankings: Sequence[Evidence]) -> list[Evidence]:

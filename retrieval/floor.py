@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from corpus.sections import PAIR_SECTIONS, SectionKey
 from corpus.text import folded_phrase
 from retrieval.bands import clcr_holds
 from retrieval.classes import class_words
@@ -33,7 +34,7 @@ from retrieval.ranked import Situation, coverage, names_situation, ranked_eviden
 SHORT_SECTION = 600
 # Sections whose lines naming the situation join the contraindications in the floor: the
 # cautions always, pregnancy and breast-feeding when the patient is pregnant or nursing.
-CAUTION_SECTIONS = ("than_trong",)
+CAUTION_SECTIONS = (SectionKey.THAN_TRONG,)
 # Caution lines shown per drug (the best-ranked paragraphs' lines saying the situation).
 CAUTION_LINES = 2
 # The ranked paragraph joins the view when it covers at least this share of the question's
@@ -52,7 +53,7 @@ class FloorLine:
     names_situation: bool
     # A section whose lines naming the situation lead the card (the dose lines of the
     # population asked about); contraindication lines naming it always lead.
-    leads_in: str = "chong_chi_dinh"
+    leads_in: str = SectionKey.CHONG_CHI_DINH
     # The book's words the lines were chosen for: when the view already says them, the lines
     # follow it instead of leading ("Người cao tuổi: …" already leads a digoxin answer).
     says: tuple[str, ...] = ()
@@ -76,7 +77,7 @@ def safety_floor(
     then its caution / pregnancy / breast-feeding lines saying it."""
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
-        contraindications = find_by_section(drug_id, "chong_chi_dinh")
+        contraindications = find_by_section(drug_id, SectionKey.CHONG_CHI_DINH)
         short = sum(len(e.text) for e in contraindications) <= SHORT_SECTION
         for e in contraindications:
             naming = _lines_naming(e, situation)
@@ -99,9 +100,8 @@ def safety_floor(
     return floor
 
 
-# Lines shown per ordered pair of drugs named together, and where they are looked for.
+# Lines shown per ordered pair of drugs named together (looked for in PAIR_SECTIONS).
 PAIR_LINES = 3
-PAIR_SECTIONS = ("tuong_tac_thuoc", "chong_chi_dinh", "than_trong")
 
 
 def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
@@ -131,7 +131,7 @@ def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
 
 
 # Where an antidote's monograph says how it is given for the poison ("Truyền NAC …").
-COMPANION_SECTIONS = ("lieu_luong_va_cach_dung", "chi_dinh")
+COMPANION_SECTIONS = (SectionKey.LIEU_LUONG_VA_CACH_DUNG, SectionKey.CHI_DINH)
 
 
 def companion_floor(companions: Sequence[str], subjects: Sequence[str]) -> list[FloorLine]:
@@ -177,7 +177,9 @@ def population_dose_floor(
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
         for term in terms:
-            for e in find_condition_in_sections(drug_id, term, ["lieu_luong_va_cach_dung"]):
+            for e in find_condition_in_sections(
+                drug_id, term, [SectionKey.LIEU_LUONG_VA_CACH_DUNG]
+            ):
                 lines = [line for line in book_lines(e.text) if says_any(line, [term])]
                 rows = [r for x in book_lines(e.text) for r in _CLCR_ROWS.split(x)]
                 held = [x for x in rows if clcr is not None and clcr_holds(x, clcr)]
@@ -216,6 +218,6 @@ def ranked_indications(question: str) -> list[Evidence]:
     """The book's indications that say the question's rare words or pairs, best first, one
     drug's best paragraph each: a which-drug question never abstains while they say it."""
     situation = situation_of(question)
-    found = ranked_evidence(question, None, ["chi_dinh"], k=RANKED_INDICATIONS)
+    found = ranked_evidence(question, None, [SectionKey.CHI_DINH], k=RANKED_INDICATIONS)
     named = [e for e in found if names_situation(e.text, situation)]
     return list({e.drug_id: e for e in reversed(named)}.values())[::-1]

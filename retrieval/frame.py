@@ -8,18 +8,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-TURN_TYPES = (
-    "drug_attribute",
-    "drug_overview",
-    "interaction",
-    "symptom_to_drug",
-    "condition_to_drug",
-    "drug_to_condition",
-    "condition_relation",
-    "dosing_calc",
-    "smalltalk",
-    "out_of_scope",
-)
+from django.db.models import TextChoices
+
+
+class TurnType(TextChoices):
+    """What a turn asks: the one spelling for understanding, retrieval, answers and audit."""
+
+    DRUG_ATTRIBUTE = "drug_attribute", "Một mục của chuyên luận"
+    DRUG_OVERVIEW = "drug_overview", "Tổng quan về thuốc"
+    INTERACTION = "interaction", "Tương tác giữa các thuốc"
+    SYMPTOM_TO_DRUG = "symptom_to_drug", "Thuốc cho một triệu chứng"
+    CONDITION_TO_DRUG = "condition_to_drug", "Thuốc nào trị bệnh"
+    DRUG_TO_CONDITION = "drug_to_condition", "Thuốc dùng để trị gì"
+    CONDITION_RELATION = "condition_relation", "Thuốc và tình trạng của người bệnh"
+    DOSING_CALC = "dosing_calc", "Liều theo cân nặng"
+    SMALLTALK = "smalltalk", "Chào hỏi"
+    OUT_OF_SCOPE = "out_of_scope", "Ngoài phạm vi"
+
+
+TURN_TYPES: tuple[str, ...] = tuple(TurnType.values)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ and the per-facet safety searches of a patient's case."""
 
 from collections.abc import Sequence
 
+from corpus.sections import SectionKey
 from retrieval.catalog import SALTS
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence, SafetyFinding, unique_evidence
@@ -27,12 +28,12 @@ def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]
     medicine or its class, never as a whole section."""
     hits: list[Evidence] = []
     for name in names_printed_for(other):
-        hits += find_condition_in_sections(drug_id, name, ["tuong_tac_thuoc"])
+        hits += find_condition_in_sections(drug_id, name, [SectionKey.TUONG_TAC_THUOC])
     if hits:
         return unique_evidence(hits), ""
     via = ""
     for _, word in class_words(other):
-        found = find_condition_in_sections(drug_id, word, ["tuong_tac_thuoc"])
+        found = find_condition_in_sections(drug_id, word, [SectionKey.TUONG_TAC_THUOC])
         if found and not via:
             via = word
         hits += found
@@ -53,16 +54,23 @@ def patient_safety(
         hits, via = interaction_evidence(drug_id, medicine)
         findings.append(SafetyFinding(drug_id, "interaction", medicine, hits, via))
     for condition in conditions:
-        hits = find_condition_in_sections(drug_id, condition, ["chong_chi_dinh", "than_trong"])
+        hits = find_condition_in_sections(
+            drug_id, condition, [SectionKey.CHONG_CHI_DINH, SectionKey.THAN_TRONG]
+        )
         findings.append(SafetyFinding(drug_id, "warning", condition, hits))
     if pregnant:
         findings.append(
-            SafetyFinding(drug_id, "pregnancy", "", find_by_section(drug_id, "thoi_ky_mang_thai"))
+            SafetyFinding(
+                drug_id, "pregnancy", "", find_by_section(drug_id, SectionKey.THOI_KY_MANG_THAI)
+            )
         )
     if breastfeeding:
         findings.append(
             SafetyFinding(
-                drug_id, "breastfeeding", "", find_by_section(drug_id, "thoi_ky_cho_con_bu")
+                drug_id,
+                "breastfeeding",
+                "",
+                find_by_section(drug_id, SectionKey.THOI_KY_CHO_CON_BU),
             )
         )
     return findings

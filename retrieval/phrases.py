@@ -10,14 +10,22 @@ Adding a phrasing is adding an entry below.
 import re
 from dataclasses import dataclass
 
+from corpus.sections import SectionKey
 from corpus.text import diacritics_agree, folded_phrase, typed_words
 from retrieval.situations import NOT_A_POPULATION, POPULATION_PHRASES, ROUTE_PHRASES
 
 SECTION_PHRASES: dict[str, tuple[str, ...]] = {
-    "ten_chung_quoc_te": ("tên chung quốc tế", "tên quốc tế", "tên inn", "inn"),
-    "ma_atc": ("mã atc", "atc"),
-    "loai_thuoc": ("loại thuốc", "nhóm thuốc", "thuộc nhóm", "nhóm gì", "nhóm nào", "thuộc loại"),
-    "dang_thuoc_va_ham_luong": (
+    SectionKey.TEN_CHUNG_QUOC_TE: ("tên chung quốc tế", "tên quốc tế", "tên inn", "inn"),
+    SectionKey.MA_ATC: ("mã atc", "atc"),
+    SectionKey.LOAI_THUOC: (
+        "loại thuốc",
+        "nhóm thuốc",
+        "thuộc nhóm",
+        "nhóm gì",
+        "nhóm nào",
+        "thuộc loại",
+    ),
+    SectionKey.DANG_THUOC_VA_HAM_LUONG: (
         "dạng thuốc",
         "hàm lượng",
         "dạng bào chế",
@@ -25,8 +33,13 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "có những dạng",
         "dạng nào",
     ),
-    "duoc_ly_va_co_che_tac_dung": ("cơ chế", "cơ chế tác dụng", "dược lý", "tác dụng dược lý"),
-    "duoc_dong_hoc": (
+    SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG: (
+        "cơ chế",
+        "cơ chế tác dụng",
+        "dược lý",
+        "tác dụng dược lý",
+    ),
+    SectionKey.DUOC_DONG_HOC: (
         "dược động học",
         "nửa đời",
         "thời gian bán thải",
@@ -40,7 +53,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "pharmacokinetics",
         "t1/2",
     ),
-    "chi_dinh": (
+    SectionKey.CHI_DINH: (
         "chỉ định",
         "dùng để trị",
         "dùng để điều trị",
@@ -60,7 +73,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "indication",
         "indications",
     ),
-    "chong_chi_dinh": (
+    SectionKey.CHONG_CHI_DINH: (
         "chống chỉ định",
         "không được dùng",
         "không nên dùng",
@@ -70,8 +83,8 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "contraindication",
         "contraindications",
     ),
-    "than_trong": ("thận trọng", "lưu ý", "cần chú ý", "cảnh báo", "thận trọng gì"),
-    "thoi_ky_mang_thai": (
+    SectionKey.THAN_TRONG: ("thận trọng", "lưu ý", "cần chú ý", "cảnh báo", "thận trọng gì"),
+    SectionKey.THOI_KY_MANG_THAI: (
         "mang thai",
         "có thai",
         "bà bầu",
@@ -89,7 +102,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "pregnancy",
         "pregnant",
     ),
-    "thoi_ky_cho_con_bu": (
+    SectionKey.THOI_KY_CHO_CON_BU: (
         "cho con bú",
         "cho bú",
         "đang cho con bú",
@@ -99,7 +112,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "breastfeeding",
         "lactation",
     ),
-    "tac_dung_khong_mong_muon": (
+    SectionKey.TAC_DUNG_KHONG_MONG_MUON: (
         "tác dụng phụ",
         "tác dụng không mong muốn",
         "adr",
@@ -114,7 +127,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "side effects",
         "adverse effect",
     ),
-    "huong_dan_cach_xu_tri_adr": (
+    SectionKey.HUONG_DAN_CACH_XU_TRI_ADR: (
         "xử trí adr",
         "xử trí tác dụng phụ",
         "hội chứng người đỏ",
@@ -123,7 +136,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "xử trí thế nào khi bị",
         "giảm nguy cơ hội chứng",
     ),
-    "lieu_luong_va_cach_dung": (
+    SectionKey.LIEU_LUONG_VA_CACH_DUNG: (
         "liều",
         "liều dùng",
         "liều lượng",
@@ -167,7 +180,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "dosing",
         "liều dùng te",
     ),
-    "tuong_tac_thuoc": (
+    SectionKey.TUONG_TAC_THUOC: (
         "tương tác",
         "dùng chung với",
         "uống cùng",
@@ -190,7 +203,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "interactions",
         "drug interaction",
     ),
-    "tuong_ky": (
+    SectionKey.TUONG_KY: (
         "tương kỵ",
         "pha chung",
         "pha cùng",
@@ -199,7 +212,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "cùng bơm tiêm",
         "pha với dung dịch",
     ),
-    "do_on_dinh_va_bao_quan": (
+    SectionKey.DO_ON_DINH_VA_BAO_QUAN: (
         "bảo quản",
         "độ ổn định",
         "nhiệt độ phòng",
@@ -208,7 +221,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "để ở nhiệt độ",
         "storage",
     ),
-    "qua_lieu_va_xu_tri": (
+    SectionKey.QUA_LIEU_VA_XU_TRI: (
         "quá liều",
         "ngộ độc",
         "thuốc giải độc",
@@ -218,7 +231,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "overdose",
         "ngộ độc thuốc",
     ),
-    "thong_tin_quy_che": (
+    SectionKey.THONG_TIN_QUY_CHE: (
         "thông tin quy chế",
         "quy chế",
         "danh mục thuốc thiết yếu",
@@ -227,7 +240,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "thuốc gây nghiện",
         "kê đơn",
     ),
-    "ten_thuong_mai": ("tên thương mại", "biệt dược", "tên biệt dược", "thương hiệu"),
+    SectionKey.TEN_THUONG_MAI: ("tên thương mại", "biệt dược", "tên biệt dược", "thương hiệu"),
 }
 
 
@@ -300,8 +313,8 @@ def route_section(text: str) -> str | None:
     keys = {m.key for m in found}
     # "Ngộ độc morphin dùng naloxon liều bao nhiêu?" asks for the antidote's dose, which the
     # book prints under Quá liều và xử trí, not under the drug's own dosage.
-    if {"qua_lieu_va_xu_tri", "lieu_luong_va_cach_dung"} <= keys:
-        return "qua_lieu_va_xu_tri"
+    if {SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.LIEU_LUONG_VA_CACH_DUNG} <= keys:
+        return SectionKey.QUA_LIEU_VA_XU_TRI
     longest = max(found, key=lambda m: (len(m.phrase), -m.start))
     return longest.key
 

@@ -17,7 +17,7 @@ from pgvector.django import CosineDistance
 
 from corpus.embedding import EmbeddingUnavailable, get_embedder
 from corpus.models import Alias, Chunk
-from corpus.sections import SECTION_TITLES
+from corpus.sections import OVERVIEW_SECTIONS, SECTION_TITLES, SectionKey
 from corpus.text import SEARCH_FILLER, fold, folded_phrase, keep_lower
 from retrieval.catalog import catalog_version
 from retrieval.evidence import (
@@ -36,12 +36,11 @@ logger = logging.getLogger("duocthu.retrieval")
 # Pooling for than_trong (seed: a "thận trọng" question about loét dạ dày whose answer sat
 # under chống chỉ định). The pharmacology section is excluded outright: on that query it
 # scored 6 matched terms against the true section's 7, too close for a threshold.
-POOL_ENABLED_SECTIONS = frozenset({"than_trong"})
-POOL_EXCLUDED_SECTIONS = frozenset({"duoc_ly_va_co_che_tac_dung"})
+POOL_ENABLED_SECTIONS = frozenset({SectionKey.THAN_TRONG})
+POOL_EXCLUDED_SECTIONS = frozenset({SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG})
 POOL_MIN_SCORE = 0.1  # ts_rank_cd of a phrase hit; a scattered-word hit scores far below
 MAX_POOLED_SECTIONS = 2
 
-OVERVIEW_SECTIONS = ("ten_chung_quoc_te", "loai_thuoc", "chi_dinh", "duoc_ly_va_co_che_tac_dung")
 # Below this a dense neighbour is noise: with the hashing embedder a made-up phrase still
 # reached 0.41 against real Chỉ định text through shared syllables like "bệnh".
 DENSE_MIN_SIMILARITY = 0.5
@@ -211,7 +210,7 @@ def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS)
 # Reverse lookup: condition → drugs -------------------------------------------------------
 
 
-def find_by_indication(condition: str, section_key: str = "chi_dinh") -> list[Evidence]:
+def find_by_indication(condition: str, section_key: str = SectionKey.CHI_DINH) -> list[Evidence]:
     """Drugs whose Chỉ định (or another section: ADR, contraindications) names the condition,
     ranked: the whole phrase or a phrase the book uses for the same condition (the synonym
     table) counts fully; a contiguous part of two thirds of its words or more counts by its

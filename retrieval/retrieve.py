@@ -6,9 +6,15 @@ the section a condition sits in, the bands to ask back with) comes back as `Retr
 
 from dataclasses import dataclass, field, replace
 
+from corpus.sections import (
+    EFFECT_SECTIONS,
+    POPULATION_SITUATION_SECTIONS,
+    SITUATION_SECTIONS,
+    SectionKey,
+)
 from retrieval.bands import ADULT_MONTHS, band_for, child_bands, youngest_first
 from retrieval.catalog import get_resolver
-from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
+from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, decide, unique_evidence
 from retrieval.floor import (
     FloorLine,
     companion_floor,
@@ -18,7 +24,7 @@ from retrieval.floor import (
     ranked_indications,
     safety_floor,
 )
-from retrieval.frame import QueryFrame
+from retrieval.frame import QueryFrame, TurnType
 from retrieval.pairs import interaction_evidence, patient_safety
 from retrieval.queries import (
     drug_overview,
@@ -31,21 +37,6 @@ from retrieval.queries import (
 )
 from retrieval.ranked import Situation, ranked_evidence, situation_of
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, trimester_terms
-
-# Where a pharmacist looks for a patient's situation in a monograph, contraindications first:
-# the Ringer-lactate/calcium warning sits in Liều lượng, alcohol in Tương tác thuốc.
-SITUATION_SECTIONS = (
-    "chong_chi_dinh",
-    "than_trong",
-    "thoi_ky_mang_thai",
-    "thoi_ky_cho_con_bu",
-    "lieu_luong_va_cach_dung",
-    "tuong_tac_thuoc",
-    "tuong_ky",
-    "do_on_dinh_va_bao_quan",
-    "qua_lieu_va_xu_tri",
-    "tac_dung_khong_mong_muon",
-)
 
 
 @dataclass
@@ -82,30 +73,33 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
     drugs = retrieved.frame.drugs
     if retrieved.decision not in (Outcome.ANSWER, Outcome.VERIFY_PDF) or not drugs:
         return retrieved
-    if retrieved.frame.turn_type == "condition_to_drug":
+    if retrieved.frame.turn_type == TurnType.CONDITION_TO_DRUG:
         return retrieved
     names = [name for d in drugs for name in own_names(d)] + list(_typed_names(question))
     retrieved.situation = situation_of(question, names)
     retrieved.ranked = ranked_evidence(question, drugs, k=2)
-    if retrieved.reason == "condition_not_named_in_book" and retrieved.frame.condition:
+    if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and retrieved.frame.condition:
         # The phrase search missed; the book is silent only if no paragraph says any of the
         # situation's informative words ("bia rượu" → "không uống rượu" in Tương tác).
         told = retrieved.frame.situation or retrieved.frame.condition  # as typed: "trứng" ≠ "trung"
         near = named_anywhere(drugs[0], told, names)
         if near:
-            retrieved.reason = "condition_not_found_as_typed"
+            retrieved.reason = Reason.CONDITION_NOT_FOUND_AS_TYPED
             retrieved.ranked = unique_evidence(near + retrieved.ranked)
     if retrieved.frame.companions:
         retrieved.floor += companion_floor(retrieved.frame.companions, drugs)
     if len(drugs) >= 2:
         pairs = pair_floor(drugs)
         retrieved.floor += pairs
-        if pairs and retrieved.reason == "interaction_not_named_in_book":
+        if pairs and retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:
             # Named outside Tương tác thuốc ("không được phối hợp với aspirin" in Chống chỉ
             # định): the book names the pair, so it is never said not to.
-            retrieved.reason = "grounded_evidence_available"
+            retrieved.reason = Reason.GROUNDED_EVIDENCE_AVAILABLE
     asked = retrieved.frame.population or ""
-    if retrieved.frame.attribute == "lieu_luong_va_cach_dung" and asked in DOSE_POPULATIONS:
+    if (
+        retrieved.frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG
+        and asked in DOSE_POPULATIONS
+    ):
         # "Cụ ông 85t … liều thế nào?": the elderly / renal / hepatic dose lines lead.
         retrieved.floor += population_dose_floor(
             drugs, POPULATION_TERMS[asked], retrieved.frame.clcr
@@ -116,7 +110,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str) -> Retrieved:
         terms = POPULATION_TERMS.get(retrieved.frame.population or "", ())
         terms += trimester_terms(retrieved.frame.pregnancy_weeks)
         situation = situation_of(" ".join([question, *terms]), names)
-        patient = {"phu_nu_mang_thai": "thoi_ky_mang_thai", "cho_con_bu": "thoi_ky_cho_con_bu"}
+        patient = {
+            "phu_nu_mang_thai": SectionKey.THOI_KY_MANG_THAI,
+            "cho_con_bu": SectionKey.THOI_KY_CHO_CON_BU,
+        }
         extra = [patient[p] for p in [retrieved.frame.population] if p in patient]
         retrieved.floor = safety_floor(drugs, situation, extra) + retrieved.floor
     return retrieved
@@ -128,12 +125,15 @@ def _typed_names(question: str) -> tuple[str, ...]:
 
 
 def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
-    if frame.turn_type == "smalltalk":
-        return Retrieved(frame, [], Outcome.ANSWER, "smalltalk")
-    if frame.turn_type == "out_of_scope":
-        reason = "non_human_subject" if frame.subject_scope != "human" else "out_of_scope"
+    if frame.turn_type == TurnType.SMALLTALK:
+        return Retrieved(frame, [], Outcome.ANSWER, Reason.SMALLTALK)
+    if frame.turn_type == TurnType.OUT_OF_SCOPE:
+        reason = Reason.NON_HUMAN_SUBJECT if frame.subject_scope != "human" else "out_of_scope"
         return Retrieved(frame, [], Outcome.ABSTAIN, reason)
-    if not frame.drugs and frame.turn_type not in ("condition_to_drug", "condition_relation"):
+    if not frame.drugs and frame.turn_type not in (
+        TurnType.CONDITION_TO_DRUG,
+        TurnType.CONDITION_RELATION,
+    ):
         reason = (
             "drug_not_loaded"
             if frame.not_loaded
@@ -141,10 +141,10 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
         )
         return Retrieved(frame, [], Outcome.ABSTAIN, reason)
 
-    if frame.turn_type == "condition_to_drug":
+    if frame.turn_type == TurnType.CONDITION_TO_DRUG:
         evidence = find_by_indication(frame.condition or "") or ranked_indications(question)
         if not evidence:
-            return Retrieved(frame, [], Outcome.ABSTAIN, "no_indication_match")
+            return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
         frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
         safety = _safety_for(frame)
         pooled = unique_evidence(
@@ -154,25 +154,27 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
         retrieved.safety = safety
         return retrieved
 
-    if frame.turn_type == "condition_relation" and not frame.drugs:
+    if frame.turn_type == TurnType.CONDITION_RELATION and not frame.drugs:
         section = (
-            "tac_dung_khong_mong_muon" if frame.relation == "adverse_effect" else "chong_chi_dinh"
+            SectionKey.TAC_DUNG_KHONG_MONG_MUON
+            if frame.relation == "adverse_effect"
+            else SectionKey.CHONG_CHI_DINH
         )
         evidence = find_by_indication(frame.condition or "", section)
         if not evidence:
-            return Retrieved(frame, [], Outcome.ABSTAIN, "no_condition_match")
+            return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_CONDITION_MATCH)
         frame = replace(
             frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)), attribute=section
         )
         return _from_decision(frame, evidence)
 
-    if frame.turn_type == "drug_overview":
+    if frame.turn_type == TurnType.DRUG_OVERVIEW:
         return _from_decision(frame, [e for drug_id in frame.drugs for e in drug_overview(drug_id)])
 
-    if frame.turn_type == "drug_to_condition":
-        return _from_decision(frame, find_by_section(frame.drugs[0], "chi_dinh"))
+    if frame.turn_type == TurnType.DRUG_TO_CONDITION:
+        return _from_decision(frame, find_by_section(frame.drugs[0], SectionKey.CHI_DINH))
 
-    if frame.turn_type == "interaction":
+    if frame.turn_type == TurnType.INTERACTION:
         evidence = []
         named = False
         for drug_id in frame.drugs:
@@ -180,11 +182,11 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
             for other in (d for d in frame.drugs if d != drug_id):
                 hits += interaction_evidence(drug_id, other)[0]
             named = named or bool(hits)
-            evidence += hits or find_by_section(drug_id, "tuong_tac_thuoc")
+            evidence += hits or find_by_section(drug_id, SectionKey.TUONG_TAC_THUOC)
         absence = None if named else "interaction_not_named_in_book"
         return _from_decision(frame, unique_evidence(evidence), absence)
 
-    if frame.turn_type == "condition_relation" and frame.condition:
+    if frame.turn_type == TurnType.CONDITION_RELATION and frame.condition:
         drug_id = frame.drugs[0]
         terms = POPULATION_TERMS.get(frame.population or "", ())
         # A drug the question names that has no monograph here ("pha với lidocain") is
@@ -194,7 +196,7 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
             hits = find_condition_in_sections(drug_id, phrase, SITUATION_SECTIONS)
             if hits:
                 return _from_decision(replace(frame, attribute=hits[0].section_key), hits)
-        frame = replace(frame, attribute=frame.attribute or "chong_chi_dinh")
+        frame = replace(frame, attribute=frame.attribute or SectionKey.CHONG_CHI_DINH)
         return _from_decision(
             frame, find_by_section(drug_id, frame.attribute or ""), "condition_not_named_in_book"
         )
@@ -206,17 +208,17 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
     evidence = []
     for drug_id in frame.drugs:
         evidence += retrieve_section(
-            drug_id, frame.attribute, question, pool=frame.attribute == "than_trong"
+            drug_id, frame.attribute, question, pool=frame.attribute == SectionKey.THAN_TRONG
         )
     if (
-        frame.turn_type == "drug_attribute"
-        and frame.attribute == "tac_dung_khong_mong_muon"
+        frame.turn_type == TurnType.DRUG_ATTRIBUTE
+        and frame.attribute == SectionKey.TAC_DUNG_KHONG_MONG_MUON
         and frame.condition
     ):
         # Found: its lines lead. Not found, the section is quoted as asked, with no "không
         # nêu": the book may say a shorter word ("Ho." for "ho khan") a phrase search misses.
         evidence = unique_evidence(_effect_lines(frame) + evidence)
-    if frame.attribute == "chong_chi_dinh" and frame.population in POPULATION_TERMS:
+    if frame.attribute == SectionKey.CHONG_CHI_DINH and frame.population in POPULATION_TERMS:
         # "Aspirin cho trẻ em được không?": the contraindications, then every caution line
         # that names the population (Reye's syndrome is in Thận trọng).
         evidence = unique_evidence(evidence + _population_lines(frame))
@@ -225,11 +227,11 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
             frame,
             [],
             Outcome.ABSTAIN,
-            "section_not_in_monograph",
+            Reason.SECTION_NOT_IN_MONOGRAPH,
             near_misses=[f"{d}: {frame.attribute}" for d in frame.drugs],
         )
     if (
-        frame.attribute == "lieu_luong_va_cach_dung"
+        frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG
         and frame.population == "tre_em"
         and frame.age_text is None
         and frame.weight_kg is None
@@ -245,29 +247,27 @@ def _retrieve(frame: QueryFrame, question: str) -> Retrieved:
             frame = replace(
                 frame,
                 needs_clarify=True,
-                clarify_reason="child_dose_needs_age_or_weight",
+                clarify_reason=Reason.CHILD_DOSE_NEEDS_AGE_OR_WEIGHT,
                 quick_replies=replies,
             )
             return Retrieved(
                 frame,
                 evidence,
                 Outcome.CLARIFY,
-                "child_dose_needs_age_or_weight",
+                Reason.CHILD_DOSE_NEEDS_AGE_OR_WEIGHT,
                 quick_replies=list(replies),
                 clarifying_question="Trẻ bao nhiêu tuổi hoặc nặng bao nhiêu kg?",
             )
     child_age = frame.age_months is not None and frame.age_months < ADULT_MONTHS
-    if frame.attribute == "lieu_luong_va_cach_dung" and child_age and frame.age_months is not None:
+    if (
+        frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG
+        and child_age
+        and frame.age_months is not None
+    ):
         # The book's band that holds the stated age, recorded for the answer and the audit.
         band = band_for(child_bands(evidence), frame.age_text, frame.age_months)
         frame = replace(frame, age_band=band)
     return _from_decision(frame, evidence)
-
-
-# Where a population asked about as the patient's situation is looked for beyond Chống chỉ
-# định: not the dose paragraphs (every dose section names children), not interactions, not
-# pregnancy and breast-feeding (their "sơ sinh" is the mother's baby, not the patient).
-POPULATION_SITUATION_SECTIONS = ("than_trong", "tac_dung_khong_mong_muon")
 
 
 def _population_lines(frame: QueryFrame) -> list[Evidence]:
@@ -282,17 +282,10 @@ def _population_lines(frame: QueryFrame) -> list[Evidence]:
     if not found:
         for drug_id in frame.drugs:
             for term in terms:
-                found += find_condition_in_sections(drug_id, term, ["lieu_luong_va_cach_dung"])
+                found += find_condition_in_sections(
+                    drug_id, term, [SectionKey.LIEU_LUONG_VA_CACH_DUNG]
+                )
     return found
-
-
-# Where an effect asked about ("có gây …") is said: as an ADR, a caution, an overdose sign.
-EFFECT_SECTIONS = (
-    "tac_dung_khong_mong_muon",
-    "than_trong",
-    "chong_chi_dinh",
-    "qua_lieu_va_xu_tri",
-)
 
 
 def _effect_lines(frame: QueryFrame) -> list[Evidence]:
