@@ -15,7 +15,7 @@ from corpus.sections import (
 from corpus.text import folded_phrase
 from retrieval.phrases import section_matches
 from retrieval.queries import find_condition_in_sections, own_names
-from retrieval.retrieve import sub_phrases
+from retrieval.retrieved import sub_phrases
 
 
 def _cued_match(question: str, section: str | None) -> str | None:

@@ -23,7 +23,7 @@ from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import own_names
-from retrieval.retrieve import sub_phrases
+from retrieval.retrieved import sub_phrases
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
 
 # The lead of a situation answer: at most this many of the book's sentences naming it; of a
