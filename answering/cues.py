@@ -192,6 +192,10 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "ĐTN": "đau thắt ngực",
     "NKHH": "nhiễm khuẩn hô hấp",
     "VPCĐ": "viêm phổi mắc phải tại cộng đồng",
+    # Solutions a drug is diluted in or mixed with, as the book names them.
+    "NaCl": "natri clorid",
+    "KCl": "kali clorid",
+    "NaHCO3": "natri bicarbonat",
 }
 _ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
 # (stamp of the pharmacists' table, the merged table); rebuilt when the stamp changes.

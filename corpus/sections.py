@@ -74,8 +74,15 @@ WARNING_SECTIONS = frozenset(
     }
 )
 DOSAGE_SECTIONS = frozenset({S.LIEU_LUONG_VA_CACH_DUNG})
-# Where one drug's monograph names another it must not be combined with.
-PAIR_SECTIONS = (S.TUONG_TAC_THUOC, S.CHONG_CHI_DINH, S.THAN_TRONG)
+# Where one drug's monograph names another it must not be given with, or mixed with in one
+# infusion ("không trộn acid tranexamic và heparin vào cùng một dung dịch").
+PAIR_SECTIONS = (
+    S.TUONG_TAC_THUOC,
+    S.CHONG_CHI_DINH,
+    S.THAN_TRONG,
+    S.TUONG_KY,
+    S.DO_ON_DINH_VA_BAO_QUAN,
+)
 # What "X là thuốc gì" is answered with.
 OVERVIEW_SECTIONS = (S.TEN_CHUNG_QUOC_TE, S.LOAI_THUOC, S.CHI_DINH, S.DUOC_LY_VA_CO_CHE_TAC_DUNG)
 # Sections whose words are also the names of conditions a patient has (ADRs, overdose).

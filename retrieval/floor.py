@@ -21,7 +21,7 @@ from corpus.text import folded_phrase
 from retrieval.bands import clcr_holds
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence
-from retrieval.pairs import names_printed_for
+from retrieval.pairs import names_printed_for, unloaded_names
 from retrieval.queries import (
     _chunks,
     _evidence,
@@ -60,6 +60,8 @@ class FloorLine:
     # The row of the patient's own value ("Clcr 40 - 49 ml/phút: 3,3 mg" for Clcr 45): leads
     # even when its paragraph is already in view.
     first: bool = False
+    # The drug (or the name as typed, for one with no monograph here) the lines name.
+    names: str = ""
 
 
 def book_lines(text: str) -> list[str]:
@@ -104,15 +106,18 @@ def safety_floor(
 PAIR_LINES = 3
 
 
-def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
+def pair_floor(drug_ids: Sequence[str], unloaded: Sequence[str] = ()) -> list[FloorLine]:
     """For every two drugs named together, each one's lines naming the other — in Tương tác
-    thuốc, Chống chỉ định and Thận trọng; by the names the book prints for it, then the class
-    words it uses ("coumarin" for warfarin) — both directions: a drug named is never dropped
-    (issue 18). One query per drug; the names are matched in its lines."""
+    thuốc, Chống chỉ định, Thận trọng, Tương kỵ, Độ ổn định; by the names the book prints for
+    it, then the class words it uses ("coumarin" for warfarin) — both directions: a drug named
+    is never dropped (issue 18). A drug named that has no monograph here ("tetracyclin",
+    "adrenalin") is looked for in the others' lines by its name and the book index's.
+    One query per drug; the names are matched in its lines."""
     names = {
         d: [*names_printed_for(d), *dict.fromkeys(word for _, word in class_words(d))]
         for d in drug_ids
     }
+    names.update({typed: unloaded_names(typed) for typed in unloaded})
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
         chunks = _chunks().filter(
@@ -120,12 +125,13 @@ def pair_floor(drug_ids: Sequence[str]) -> list[FloorLine]:
         )
         order = {key: n for n, key in enumerate(PAIR_SECTIONS)}
         found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
-        for other in (d for d in drug_ids if d != drug_id):
+        for other in (d for d in names if d != drug_id):
             left = PAIR_LINES
             for chunk in found:
                 lines = [line for line in book_lines(chunk.text) if says_any(line, names[other])]
                 if lines and left > 0:
-                    floor.append(FloorLine(_evidence(chunk), tuple(lines[:left]), False, True))
+                    shown = tuple(lines[:left])
+                    floor.append(FloorLine(_evidence(chunk), shown, False, True, names=other))
                     left -= len(lines[:left])
     return floor
 

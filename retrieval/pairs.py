@@ -4,7 +4,8 @@ and the per-facet safety searches of a patient's case."""
 from collections.abc import Sequence
 
 from corpus.sections import SectionKey
-from retrieval.catalog import SALTS
+from corpus.text import words
+from retrieval.catalog import SALTS, get_resolver
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence, SafetyFinding, unique_evidence
 from retrieval.queries import find_by_section, find_condition_in_sections, own_names
@@ -19,6 +20,13 @@ def names_printed_for(drug_id: str) -> list[str]:
         if len(parts) > 1 and parts[-1] in SALTS:
             names.append(" ".join(parts[:-1]))
     return list(dict.fromkeys(names))
+
+
+def unloaded_names(typed: str) -> list[str]:
+    """A drug named as typed that has no monograph here: the name, and the monograph names the
+    book's index gives it ("adrenalin" → "epinephrin")."""
+    ids = get_resolver().not_loaded.get(tuple(words(typed)), frozenset())
+    return list(dict.fromkeys([typed, *(i.replace("_", " ") for i in sorted(ids))]))
 
 
 def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]:

@@ -51,10 +51,12 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
             retrieved.ranked = unique_evidence(near + retrieved.ranked)
     if retrieved.frame.companions:
         retrieved.floor += companion_floor(retrieved.frame.companions, drugs)
-    if len(drugs) >= 2:
-        pairs = pair_floor(drugs)
+    unloaded = tuple(dict.fromkeys(retrieved.frame.not_loaded + retrieved.frame.unknown_drugs))
+    if len(drugs) >= 2 or unloaded:
+        pairs = pair_floor(drugs, unloaded)
         retrieved.floor += pairs
-        if pairs and retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:
+        named = any(line.names in drugs for line in pairs)
+        if named and retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:
             # Named outside Tương tác thuốc ("không được phối hợp với aspirin" in Chống chỉ
             # định): the book names the pair, so it is never said not to.
             retrieved.reason = Reason.GROUNDED_EVIDENCE_AVAILABLE

@@ -128,3 +128,19 @@ def test_an_antidote_named_with_the_poison_is_shown_not_dropped() -> None:
     assert result.frame.attribute == "qua_lieu_va_xu_tri"
     assert "acetylcystein" in result.frame.summary()["drugs"]  # type: ignore[operator]
     assert in_view(result, "Giải độc quá liều paracetamol")
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        # The other drug has no monograph here: the loaded one's lines naming it are in view.
+        ("warfarin dùng chung với cimetidin được không?", "cimetidin"),
+        ("BN đang uống warfarin, thêm rifampicin có sao không", "rifampicin"),
+        # Mixed in one syringe or bag: the Tương kỵ line naming it, whatever the reading.
+        ("pha warfarin tiêm chung với oxytocin được không", "tương kỵ với adrenalin"),
+        ("vancomycin pha chung chai với heparin được không", "heparin natri"),
+    ],
+)
+def test_a_second_drug_is_looked_for_in_the_lines_of_the_first(question: str, key: str) -> None:
+    result = ask(question)
+    assert in_view(result, key), [b.title for b in result.blocks if not b.collapsed]
