@@ -26,6 +26,7 @@ from answering.results import (
     notice_block,
     notice_text,
 )
+from answering.shapes import shape_of
 from corpus.sections import SECTION_TITLES, SectionKey
 from corpus.text import as_typed
 from retrieval.catalog import get_resolver
@@ -109,7 +110,9 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
     # A dose's lead comes from the paragraphs that fit the question, never from one it ranked
     # lower (a liver-failure band is not a child's dose).
     in_focus = [c for c in shown if not in_view or c.chunk_id in in_view]
-    lead = [] if not_named else lead_sentences(frame, shown, in_focus)
+    shape = shape_of(frame)
+    lead_of = shape.lead if shape is not None else lead_sentences
+    lead = [] if not_named else lead_of(frame, shown, in_focus)
     if lead:
         # The answering sentences first; the paragraphs they come from one click away (a
         # dose band's or an antidote's paragraph stays in view: its frequency, maximum and

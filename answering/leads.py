@@ -236,6 +236,14 @@ def _searched_names(drug_id: str) -> tuple[list[str], list[str]]:
     return [n for n in dict.fromkeys(own) if n], [n for n in dict.fromkeys(classes) if n]
 
 
+def dose_lead(
+    frame: QueryFrame, citations: Sequence[Citation], in_focus: Sequence[Citation] = ()
+) -> list[tuple[str, Citation]]:
+    """The lead of a dose question: the band that holds the child's age or weight, from the
+    paragraphs in focus (those the question's route and indication ranked first)."""
+    return _dose_lead(frame, in_focus or citations)
+
+
 def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[str, Citation]]:
     """The units of a child's dose that answer a stated age or weight, from the paragraphs
     ranked first: the band that prints the age (or the narrowest band holding it), a weight

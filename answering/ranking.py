@@ -12,7 +12,7 @@ child's fever) does not earn the indication's weight; one naming the question's 
 import re
 from collections.abc import Sequence
 
-from answering.understanding import condition_words
+from answering.reading import condition_words
 from corpus.sections import SectionKey
 from corpus.text import SEARCH_FILLER, words
 from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands

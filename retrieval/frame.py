@@ -94,6 +94,10 @@ class QueryFrame:
     # không"): the contraindications are then in view whatever else leads (issue 18).
     asks_use: bool = False
     understood_by: str | None = None
+    # The question shape that read the frame (answering.shapes), and the other readings that
+    # fit the question, for the arbiter to weigh by their evidence; neither is stored.
+    shape: str | None = None
+    alternatives: tuple["QueryFrame", ...] = field(default=(), compare=False, repr=False)
     understanding_note: str | None = None
 
     def summary(self) -> dict[str, object]:

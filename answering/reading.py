@@ -1,0 +1,233 @@
+"""The surface reading of one question: names, section phrase, population, ages and weights,
+route, the cues it says — what every question shape (answering.shapes) recognises from.
+
+Rules that carry no drug or disease knowledge; the book's words come from the tables
+(`cues.py`, `retrieval.phrases`) and the drug resolver.
+"""
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from answering.cues import (
+    POPULATION_CONDITIONS,
+    POPULATION_SECTIONS,
+    YES_NO,
+    book_words,
+    has,
+)
+from answering.intents import antidote_subject, current_medicines, without_cue
+from answering.policy import resolve_subject_scope
+from answering.quantities import read_quantities
+from corpus.sections import SectionKey
+from corpus.text import CASE_FILLER, KEPT_TOGETHER, folded_phrase, is_filler, typed_words
+from retrieval.bands import ADULT_MONTHS
+from retrieval.catalog import Resolution, get_resolver
+from retrieval.frame import PatientContext, QueryFrame, TurnType
+from retrieval.phrases import (
+    population_matches,
+    populations,
+    route_section,
+    routes,
+    section_matches,
+)
+
+
+def condition_words(
+    question: str,
+    drug_names: tuple[str, ...],
+    *,
+    drop_populations: bool = False,
+    keep_sections: bool = False,
+) -> str:
+    """The question with drug names, section phrases (and population phrases) and filler removed.
+
+    A filler word typed with other diacritics is a word of the condition ("hội chứng" keeps
+    "hội"; "xin hỏi" drops "hỏi").
+    """
+    tokens = folded_phrase(question).split()
+    typed = typed_words(question)
+    if len(typed) != len(tokens):
+        typed = tokens
+    cut = [False] * len(tokens)
+    matches = [] if keep_sections else section_matches(question)
+    matches += population_matches(question) if drop_populations else []
+    for match in matches:
+        first = folded_phrase(question).count(" ", 0, match.start)
+        for k in range(first, min(first + len(match.phrase.split()), len(tokens))):
+            cut[k] = True
+    kept_pair = [False] * len(tokens)
+    for k in range(len(tokens) - 1):
+        if (tokens[k], tokens[k + 1]) in (("bat", "dau"), ("dieu", "tri")):
+            cut[k] = cut[k + 1] = True
+        if (tokens[k], tokens[k + 1]) in KEPT_TOGETHER:
+            kept_pair[k] = kept_pair[k + 1] = True
+    names = {w for name in drug_names for w in folded_phrase(name).split()}
+    # A number is an age or a dose, not the condition, except a type's ("typ 2").
+    typed_number = {k for k in range(1, len(tokens)) if tokens[k - 1] in ("typ", "type", "tuyp")}
+    kept = [
+        w
+        for k, (w, t, gone, pair) in enumerate(zip(tokens, typed, cut, kept_pair, strict=True))
+        if not gone
+        and w not in names
+        and (not w.isdigit() or k in typed_number)
+        and (pair or not is_filler(w, t, CASE_FILLER))
+    ]
+    return " ".join(kept)
+
+
+def patient_context(current: tuple[str, ...], population: str | None) -> PatientContext:
+    condition = POPULATION_CONDITIONS.get(population or "")
+    return PatientContext(
+        current_medicines=current,
+        comorbidities=(condition,) if condition else (),
+        renal=population == "suy_than",
+        hepatic=population == "suy_gan",
+        pregnancy=population == "phu_nu_mang_thai",
+        breastfeeding=population == "cho_con_bu",
+    )
+
+
+# The frame each relation becomes: (turn type, the section that holds the relation).
+_RELATION_FRAMES = {
+    "indication": (TurnType.CONDITION_TO_DRUG, SectionKey.CHI_DINH),
+    "adverse_effect": (TurnType.CONDITION_RELATION, SectionKey.TAC_DUNG_KHONG_MONG_MUON),
+    "contraindication": (TurnType.CONDITION_RELATION, SectionKey.CHONG_CHI_DINH),
+}
+
+
+def as_relation(
+    frame: QueryFrame, relation: str, condition: str | None, **changes: Any
+) -> QueryFrame:
+    """The frame rewritten as a condition question of this relation."""
+    turn_type, attribute = _RELATION_FRAMES[relation]
+    if relation == "indication":
+        changes.setdefault("indication", condition)
+    changes.setdefault("attribute", attribute)
+    return replace(frame, turn_type=turn_type, relation=relation, condition=condition, **changes)
+
+
+def condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
+    """ "Thuốc nào trị …": the condition as the indication looked for, or None."""
+    condition = without_cue(condition_words(question, (), drop_populations=True), "asking")
+    if not condition:
+        return None
+    return as_relation(frame, "indication", condition, unknown_drugs=())
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the question says on its surface, before any shape reads it."""
+
+    question: str  # in the book's words ("THA" → "tăng huyết áp")
+    folded: str
+    resolution: Resolution
+    frame: QueryFrame  # the frame every shape starts from (drugs, section, population, …)
+    current: tuple[str, ...]  # the drugs the patient already takes ("đang dùng warfarin")
+    yes_no: bool
+    paired: bool  # two drugs said together ("dùng với", "+")
+
+    @property
+    def drugs(self) -> tuple[str, ...]:
+        return self.frame.drugs
+
+    @property
+    def section(self) -> str | None:
+        return self.frame.attribute
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        return self.frame.unknown_drugs
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The drugs' names as the question may say them (ids and the typed spans)."""
+        ids = tuple(d.replace("_", " ") for d in self.drugs)
+        return ids + tuple(s for s, _ in self.resolution.spans)
+
+    def says(self, *cues: str) -> bool:
+        return has(self.folded, *cues)
+
+
+def read(question: str, claimed_scope: str = "human") -> Reading:
+    """The surface reading: names, quantities (as typed), section, population, route."""
+    resolution = get_resolver().resolve_detail(question)
+    quantities = read_quantities(question)  # as typed: "12,5 kg", "ngưng 1 tuần" (issue 24)
+    question = book_words(question)  # "THA", "cao huyết áp" are searched as "tăng huyết áp"
+    folded = folded_phrase(question)
+    drugs = resolution.drugs
+    unknown = tuple(dict.fromkeys(resolution.not_loaded + resolution.unknown))
+    section = route_section(question)
+    found_populations = populations(question)
+    population = found_populations[0] if found_populations else None
+    found_routes = routes(question)
+    weight_kg = quantities.weight_kg
+    months = quantities.age_months
+    child = months is not None and months < ADULT_MONTHS
+    # "thai 8 tuần" is a pregnancy, its weeks never an age; "đẻ non 32 tuần" with a newborn
+    # is the child's gestation.
+    if quantities.pregnancy_weeks and population is None and not child:
+        population = "phu_nu_mang_thai"
+    if weight_kg is not None and population is None and months is None:
+        population = "tre_em" if weight_kg < 40 else None
+    if population is None and months is not None:
+        # An adult's age never picks a child's band; from 60 the book's "người cao tuổi".
+        population = "tre_em" if child else ("nguoi_cao_tuoi" if quantities.elderly else None)
+    if section is None and population in POPULATION_SECTIONS and drugs:
+        section = POPULATION_SECTIONS[population]
+    frame = QueryFrame(
+        turn_type=TurnType.DRUG_ATTRIBUTE,
+        drugs=drugs,
+        unknown_drugs=unknown,
+        attribute=section,
+        population=population,
+        weight_kg=weight_kg,
+        age_text=quantities.age.book if quantities.age else None,
+        age_months=months,
+        quantities=tuple(quantities.understood()),
+        pregnancy_weeks=quantities.pregnancy_weeks.value if quantities.pregnancy_weeks else None,
+        clcr=next(
+            (float(value.replace(",", ".")) for key, value, _ in quantities.labs if key == "clcr"),
+            None,
+        ),
+        route=found_routes[0] if found_routes else None,
+        subject_scope=resolve_subject_scope(question, claimed_scope),
+        not_loaded=resolution.not_loaded,
+        did_you_mean=resolution.near_misses,
+        standalone_query=question,
+    )
+    return Reading(
+        question=question,
+        folded=folded,
+        resolution=resolution,
+        frame=_poisoned_first(frame, resolution, folded, question),
+        current=current_medicines(folded, resolution.spans),
+        yes_no=bool(YES_NO.search(folded)),
+        paired=has(folded, "together") or "+" in question,
+    )
+
+
+def _poisoned_first(
+    frame: QueryFrame, resolution: Resolution, folded: str, question: str
+) -> QueryFrame:
+    """The drug a poisoning is with as the subject, the others named as its antidotes."""
+    drugs, section = frame.drugs, frame.attribute
+    if section == SectionKey.QUA_LIEU_VA_XU_TRI and len(drugs) > 1:
+        # The poisoned-with drug is the subject; the others named are its antidotes.
+        subject = re.search(r"(?:ngo doc|qua lieu)\s+(\S+(?:\s\S+)?)", folded)
+        if subject:
+            named = get_resolver().resolve(subject.group(1))
+            if named:
+                companions = tuple(d for d in drugs if d != named[0])
+                drugs = named[:1]
+                frame = replace(frame, drugs=drugs, companions=companions)
+    paired = has(folded, "together") or "+" in question  # "heparin dùng với warfarin"
+    if section in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG) and not paired:
+        poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
+        if poisoned is not None:
+            # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the
+            # poison's Quá liều và xử trí, so that section answers, whatever words were used.
+            companions = tuple(d for d in drugs if d != poisoned)
+            drugs, section = (poisoned,), SectionKey.QUA_LIEU_VA_XU_TRI
+            frame = replace(frame, drugs=drugs, attribute=section, companions=companions)
+    return frame

@@ -1,0 +1,40 @@
+"""An emergency described around a drug (poisoning, an accidental swallow, self-harm,
+anaphylaxis, a seizure): answered from the drug's Quá liều và xử trí or its ADR management,
+never its dose table. It re-reads the frame another shape chose (issue 18's red flags)."""
+
+from dataclasses import replace
+
+from answering.leads import lead_sentences
+from answering.red_flags import EMERGENCY, red_flag
+from answering.red_flags import SECTIONS as RED_FLAG_SECTIONS
+from answering.shapes.base import Shape
+from corpus.sections import SectionKey
+from retrieval.frame import QueryFrame, TurnType
+from retrieval.searches import section
+
+NAME = "emergency"
+
+
+def reread(frame: QueryFrame, flag: str | None) -> QueryFrame:
+    """The frame with the emergency it describes: a named drug is answered with its overdose
+    or ADR management (poisoning and self-harm always; another emergency instead of a dose)."""
+    if flag is None:
+        return frame
+    frame = replace(frame, red_flag=flag)
+    if not frame.drugs or frame.turn_type in (TurnType.INTERACTION, TurnType.CONDITION_TO_DRUG):
+        return frame
+    if flag != EMERGENCY or frame.attribute in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG):
+        attribute = RED_FLAG_SECTIONS[flag]
+        return replace(
+            frame,
+            turn_type=TurnType.DRUG_ATTRIBUTE,
+            attribute=attribute,
+            needs_clarify=False,
+            shape=NAME,
+        )
+    return frame
+
+
+SHAPE: Shape = Shape(
+    NAME, None, section, lead_sentences, reread=lambda frame, typed: reread(frame, red_flag(typed))
+)

@@ -1,0 +1,81 @@
+"""Which drug treats (or causes, or must not be given with) a condition: the condition is
+looked for in every monograph's Chỉ định (Tác dụng không mong muốn, Chống chỉ định)."""
+
+from dataclasses import replace
+
+from answering.intents import without_cue
+from answering.leads import lead_sentences
+from answering.reading import (
+    Reading,
+    as_relation,
+    condition_to_drug,
+    condition_words,
+    patient_context,
+)
+from answering.shapes.base import Candidate, Shape, candidate
+from corpus.sections import SectionKey
+from retrieval.catalog import get_resolver
+from retrieval.searches import drugs_for_condition
+
+NAME = "which_drug"
+# The sections a which-drug question may name as its relation ("những thuốc nào có chỉ
+# định …", "loại thuốc nào …"), with the patient's own sections (a pregnancy said with it).
+_RELATION_SECTIONS = (
+    None,
+    SectionKey.CHI_DINH,
+    SectionKey.LOAI_THUOC,
+    SectionKey.THOI_KY_MANG_THAI,
+    SectionKey.THOI_KY_CHO_CON_BU,
+)
+
+
+def recognise(reading: Reading) -> list[Candidate]:
+    frame, question, resolution = reading.frame, reading.question, reading.resolution
+    drugs, section = reading.drugs, reading.section
+    found = []
+    if drugs and set(drugs) <= set(reading.current) and reading.says("which_drug_strict"):
+        # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
+        # medicines, the question is which drug treats the condition.
+        condition = condition_words(question, reading.names, drop_populations=True)
+        if condition:
+            patient = patient_context(reading.current, frame.population)
+            relation = as_relation(
+                frame, "indication", condition, drugs=(), unknown_drugs=(), patient=patient
+            )
+            found.append(candidate(NAME, 90, relation))
+    if not drugs and reading.says("causes"):
+        # "Thuốc nào gây hội chứng Stevens-Johnson?": the foreign words name the condition.
+        condition = without_cue(condition_words(question, ()), "causes")
+        causes = as_relation(frame, "adverse_effect", condition, unknown_drugs=())
+        found.append(candidate(NAME, 89, causes))
+    if (
+        not drugs
+        and section in _RELATION_SECTIONS
+        and reading.says("which_drug_strict")
+        and not reading.says("what_is_strict")
+    ):
+        # "Có thuốc nào trị nấm candida không?": the foreign word names the condition. A
+        # pregnancy or breast-feeding said with it is the patient's, for the safety lines.
+        # "Những thuốc nào có chỉ định điều trị động kinh?": the section word is the relation.
+        reverse = condition_to_drug(frame, question)
+        if reverse is not None:
+            patient = patient_context((), frame.population)
+            found.append(candidate(NAME, 88, replace(reverse, patient=patient)))
+    if (
+        not drugs
+        and section is None
+        and reading.says("which_drug", "treat")
+        and all(get_resolver().mentioned_in_book(u) for u in resolution.unknown)
+        and not resolution.not_loaded
+    ):
+        # "methemoglobin huyết điều trị bằng thuốc gì": a word the book uses is the condition.
+        reverse = condition_to_drug(frame, question)
+        if reverse is not None:
+            found.append(candidate(NAME, 87, reverse))
+    if reading.says("contraindicated_in") and not drugs:
+        condition = condition_words(question, ())
+        found.append(candidate(NAME, 75, as_relation(frame, "contraindication", condition)))
+    return found
+
+
+SHAPE: Shape = Shape(NAME, recognise, drugs_for_condition, lead_sentences)
