@@ -60,8 +60,9 @@ def _cited_only(
     return [replace(c, index=n) for n, c in enumerate(kept, 1)]
 
 
-def extractive_answer(retrieved: Retrieved) -> TurnResult:
-    """Verbatim quotes with citations, the most relevant paragraphs first."""
+def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResult:
+    """Verbatim quotes with citations, the most relevant paragraphs first (`counted`: in the
+    metrics; the arbiter's trial answers are not)."""
     frame = retrieved.frame
     evidence = list(retrieved.evidence)
     focused = focus(evidence, frame)
@@ -233,7 +234,8 @@ def extractive_answer(retrieved: Retrieved) -> TurnResult:
         block = AnswerBlock("Số liệu trong câu hỏi", BlockKind.NOTICE, "", "", [(read, [])])
         blocks.insert(first_collapsed(blocks), block)
         lines.append(read)
-    EXTRACTIVE.inc()
+    if counted:
+        EXTRACTIVE.inc()
     decision = Outcome.VERIFY_PDF if flagged else Outcome.ANSWER
     reason = Reason.VISUAL_VERIFICATION_REQUIRED if flagged else retrieved.reason
     return TurnResult(

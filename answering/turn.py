@@ -29,10 +29,10 @@ from answering.results import (
     abstain,
     quarantine_notice,
 )
+from answering.shapes.arbiter import choose
 from corpus.text import clean_input
 from retrieval.evidence import Outcome
 from retrieval.frame import QueryFrame
-from retrieval.retrieve import retrieve_for_frame
 from retrieval.turn_cache import one_turn
 
 # Earlier questions handed to understanding: enough for a follow-up, bounded for the prompt.
@@ -118,7 +118,7 @@ def _answer(
         return abstain(frame, frame.system_error)
     if frame.turn_type == "smalltalk":
         return TurnResult(Outcome.ANSWER, "smalltalk", frame, SMALLTALK_TEXT)
-    retrieved = retrieve_for_frame(frame, frame.standalone_query or question)
+    retrieved = choose(frame, frame.standalone_query or question)
     if retrieved.decision == Outcome.ABSTAIN:
         return abstain(retrieved.frame, retrieved.reason, retrieved.near_misses)
     if retrieved.decision == Outcome.CLARIFY:

@@ -230,6 +230,11 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "inr",
         "overdose",
         "ngộ độc thuốc",
+        # An antagonist asked for ("dùng chất đối kháng nào"), a dose given by mistake.
+        "chất đối kháng",
+        "thuốc đối kháng",
+        "chất giải độc",
+        "quá tay",
     ),
     SectionKey.THONG_TIN_QUY_CHE: (
         "thông tin quy chế",

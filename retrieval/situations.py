@@ -215,6 +215,8 @@ GENERIC_SITUATION_WORDS = frozenset(
     folded_phrase(w)
     for w in (
         "có tiền sử người bệnh nhân bị đang từng mắc cho với và hoặc cần theo dõi phải nên "
-        "khi dùng được không thuốc uống sau trước lúc"
+        "khi dùng được không thuốc uống sau trước lúc "
+        # When it happened, not what: "tiêm xong", "hôm nay", "vừa mới thấy".
+        "xong rồi hôm nay vừa mới thấy"
     ).split()
 )

@@ -60,5 +60,8 @@ def reread(frame: QueryFrame, typed: str) -> QueryFrame:
 
 
 def shape_of(frame: QueryFrame) -> Shape | None:
-    """The shape that read the frame; None for a frame no shape produced (a model's)."""
+    """The shape that read the frame; None for a frame no shape produced as it is (a model's,
+    one merged with the conversation's last turn): its turn type's search and lead then."""
+    if frame.understood_by is not None or frame.context_action != "none":
+        return None
     return _BY_NAME.get(frame.shape or "")

@@ -6,8 +6,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answering.results import DISCLAIMER
+from answering.shapes.arbiter import choose
 from answering.understanding import understand
-from retrieval.retrieve import Retrieved, retrieve_for_frame
+from retrieval.retrieve import Retrieved
 
 
 def result_line(qid: str, result: Retrieved) -> dict[str, Any]:
@@ -56,7 +57,7 @@ class Command(BaseCommand):
         failures = []
         results = []
         for row in rows:
-            result = retrieve_for_frame(understand(row["question"]), row["question"])
+            result = choose(understand(row["question"]), row["question"])
             got = result_line(row.get("id", ""), result)
             results.append(got)
             expect = row.get("expect", {})
