@@ -181,6 +181,13 @@ class Quantities:
         lines += [f"Thời gian: {d.book}" for d in self.durations]
         return lines + [f"Liều đang dùng: {dose}" for dose in self.doses]
 
+    def sources(self) -> list[str]:
+        """The words each line of `understood()` was read from, as typed, in the same order."""
+        read = [r.text for r in (self.weight, self.age, self.pregnancy_weeks) if r is not None]
+        read += [text for _, _, text in self.labs]
+        read += [d.text for d in self.durations]
+        return read + list(self.doses)
+
 
 @dataclass(frozen=True)
 class _Hit:

@@ -185,6 +185,7 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
         age_text=quantities.age.book if quantities.age else None,
         age_months=months,
         quantities=tuple(quantities.understood()),
+        quantity_words=tuple(quantities.sources()),
         pregnancy_weeks=quantities.pregnancy_weeks.value if quantities.pregnancy_weeks else None,
         clcr=next(
             (float(value.replace(",", ".")) for key, value, _ in quantities.labs if key == "clcr"),

@@ -70,6 +70,10 @@ def band_months(label: str) -> tuple[float, float] | None:
         return (values[0] + _EDGE, float("inf"))
     if "≥" in before:
         return (values[0], float("inf"))
+    if len(values) == 1 and (re.search(r"\btừ\s*$", before) or "trở lên" in lowered):
+        # "Trẻ từ 12 tuổi:", "từ 6 tuổi trở lên": open above, like "≥" (issue 24: read as
+        # the single year it names, a 13-year-old fell between the book's bands).
+        return (values[0], float("inf"))
     return (values[0], values[-1])
 
 
@@ -93,9 +97,18 @@ def prints_age(text: str, age_text: str) -> bool:
 
 def band_width(label: str) -> float:
     """Months an age band spans, to prefer the narrowest that holds an age ("Trẻ em 2 - 4
-    tuổi" before "Trẻ em 1 tháng - 6 tuổi"); open and weight bands last, in book order."""
+    tuổi" before "Trẻ em 1 tháng - 6 tuổi"); open bands after them, the one starting latest
+    first ("từ 16 tuổi trở lên" before "từ 12 tuổi" for 17), weight bands last, in book order."""
     band = band_months(label)
-    return band[1] - band[0] if band is not None else float("inf")
+    if band is None:
+        return float("inf")
+    if band[1] == float("inf"):
+        return _OPEN_WIDTH - band[0]
+    return band[1] - band[0]
+
+
+# Wider than any closed band of a child's months, so an open band sorts after every one.
+_OPEN_WIDTH = 1_000_000.0
 
 
 def band_for(bands: Sequence[str], age_text: str | None, months: float) -> str | None:

@@ -37,6 +37,7 @@ class Reason(TextChoices):
     INTERACTION_NOT_NAMED_IN_BOOK = "interaction_not_named_in_book", "Sách không nêu cặp thuốc"
     # Asked back, or to be checked against the printed page.
     CHILD_DOSE_NEEDS_AGE_OR_WEIGHT = "child_dose_needs_age_or_weight", "Cần tuổi hoặc cân nặng"
+    AGE_BETWEEN_BOOK_BANDS = "age_between_book_bands", "Tuổi nằm giữa các khoảng của sách"
     VISUAL_VERIFICATION_REQUIRED = "visual_verification_required", "Cần đối chiếu bản in"
     # Abstained: the question.
     EMPTY_QUESTION = "empty_question", "Câu hỏi trống"

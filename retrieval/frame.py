@@ -81,6 +81,7 @@ class QueryFrame:
     # The question's numbers as read (answering.quantities), in the book's notation, for the
     # card to say what it understood: "Cân nặng: 12,5 kg", "Tuổi: 85 tuổi", "Clcr: 40".
     quantities: tuple[str, ...] = ()
+    quantity_words: tuple[str, ...] = ()  # the words each was read from, as typed (not stored)
     pregnancy_weeks: float | None = None
     clcr: float | None = None  # ml/phút, as read from the question ("Clcr 30 ml/ph")
     # Drugs the question names that another one's section answers for (the antidote of a

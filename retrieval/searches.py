@@ -169,8 +169,7 @@ def section(frame: QueryFrame, question: str) -> Retrieved:
         if len(bands) >= 2:
             # Offered as quick replies: the band headings of the paragraph that has the most
             # ("Trẻ em 2 - 4 tuổi: 180 mg; …", the main dose table), else every band found.
-            per_item = [child_bands([e], headings_only=True) for e in evidence]
-            headings = max(per_item, key=len)
+            headings = _main_headings(evidence)
             offered = headings if len(headings) >= 2 else bands
             replies = tuple(_spread(sorted(offered, key=youngest_first), 4))
             frame = replace(
@@ -194,9 +193,47 @@ def section(frame: QueryFrame, question: str) -> Retrieved:
         and frame.age_months is not None
     ):
         # The book's band that holds the stated age, recorded for the answer and the audit.
+        asked = age_between_bands(frame, evidence)
+        if asked is not None:
+            return asked
         band = band_for(child_bands(evidence), frame.age_text, frame.age_months)
         frame = replace(frame, age_band=band)
     return from_decision(frame, evidence)
+
+
+def age_between_bands(frame: QueryFrame, evidence: list[Evidence]) -> Retrieved | None:
+    """A child's age that no band of the dose paragraphs holds, asked back with the bands."""
+    band = band_for(child_bands(evidence), frame.age_text, frame.age_months or 0.0)
+    headings = _main_headings(evidence)
+    if band is None and frame.weight_kg is None and len(headings) >= 2:
+        # "5 tuổi" between "2 - 4 tuổi" and "6 - 12 tuổi" (issue 24): no band of the book
+        # holds the age, and the nearest is never guessed; the bands are asked back.
+        replies = tuple(sorted(headings, key=youngest_first))
+        frame = replace(
+            frame,
+            needs_clarify=True,
+            clarify_reason=Reason.AGE_BETWEEN_BOOK_BANDS,
+            quick_replies=replies,
+        )
+        return Retrieved(
+            frame,
+            evidence,
+            Outcome.CLARIFY,
+            Reason.AGE_BETWEEN_BOOK_BANDS,
+            quick_replies=list(replies),
+            clarifying_question=(
+                f"Sách không có khoảng tuổi nào chứa {frame.age_text}. "
+                "Trẻ thuộc khoảng nào dưới đây, hoặc nặng bao nhiêu kg?"
+            ),
+        )
+    return None
+
+
+def _main_headings(evidence: list[Evidence]) -> list[str]:
+    """The band headings of the paragraph that has the most ("Trẻ em 2 - 4 tuổi: 180 mg; …",
+    the main dose table)."""
+    per_item = [child_bands([e], headings_only=True) for e in evidence]
+    return max(per_item, key=len, default=[])
 
 
 def _population_lines(frame: QueryFrame) -> list[Evidence]:

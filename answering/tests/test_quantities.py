@@ -82,3 +82,22 @@ def test_odd_input_never_raises(question: str) -> None:
     assert all(r.text in question for r in readings if r is not None)
     if not question.strip("\x00"):
         assert got.summary() == {}  # nothing typed, nothing read
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Bé 12,5 kg sốt, paracetamol uống bao nhiêu?",
+        "Trẻ sơ sinh 3,2 kg, liều gentamicin bao nhiêu?",
+        "cu ong 82t suy than Clcr 30 ml/ph, digoxin lieu the nao",
+        "BN ngưng warfarin 1 tuần trước, giờ dùng lại liều thế nào?",
+    ],
+)
+def test_the_frame_keeps_each_reading_with_the_words_it_came_from(question: str) -> None:
+    from answering.understanding import understand
+
+    frame = understand(question)
+    assert frame.quantities and len(frame.quantity_words) == len(frame.quantities)
+    folded = " ".join(question.lower().split())
+    assert all(" ".join(words.lower().split()) in folded for words in frame.quantity_words)

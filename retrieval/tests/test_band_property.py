@@ -112,3 +112,35 @@ def test_the_patients_clearance_row_leads_a_renal_dose_answer() -> None:
         "BN suy thận Clcr 45 ml/phút dùng acid zoledronic liều bao nhiêu?", provider=None
     )
     assert "Clcr 40 - 49 ml/phút: 3,3 mg" in result.blocks[0].claims[0][0]
+
+
+def test_a_band_from_an_age_on_is_open_above_and_the_latest_start_is_chosen() -> None:
+    # The book's "Trẻ từ 12 tuổi:" and "Trẻ từ 16 tuổi trở lên và người lớn:" (acid valproic).
+    bands = ["Trẻ từ 12 tuổi", "Trẻ từ 16 tuổi trở lên và người lớn"]
+    assert band_months(bands[0]) == (144.0, float("inf"))
+    assert band_for(bands, "13 tuổi", 13 * 12) == bands[0]
+    assert band_for(bands, "17 tuổi", 17 * 12) == bands[1]
+    assert band_months("Trẻ từ 2 - 5 tuổi") == (24.0, 60.0)  # a range stays a range
+
+
+def test_an_age_between_the_books_bands_is_asked_back_never_guessed() -> None:
+    from dataclasses import replace
+
+    from retrieval.evidence import Outcome, Reason
+    from retrieval.frame import QueryFrame
+    from retrieval.searches import age_between_bands
+
+    chunk = Chunk.objects.filter(section__section_key="lieu_luong_va_cach_dung").first()
+    assert chunk is not None
+    table = "Trẻ em 2 - 4 tuổi: 180 mg; Trẻ em 6 - 8 tuổi: 240 mg; Trẻ em 8 - 10 tuổi: 360 mg."
+    evidence = [replace(_evidence(chunk), text=table)]
+    frame = QueryFrame(turn_type="drug_attribute", drugs=(chunk.section.drug.drug_id,))
+    five = replace(frame, population="tre_em", age_text="5 tuổi", age_months=60.0)
+    asked = age_between_bands(five, evidence)
+    assert asked is not None and asked.decision == Outcome.CLARIFY
+    assert asked.reason == Reason.AGE_BETWEEN_BOOK_BANDS
+    assert asked.quick_replies[0].startswith("Trẻ em 2 - 4 tuổi")
+    three = replace(five, age_text="3 tuổi", age_months=36.0)
+    assert age_between_bands(three, evidence) is None  # a band holds it: answered
+    weighed = replace(five, weight_kg=18.0)
+    assert age_between_bands(weighed, evidence) is None  # the weight answers
