@@ -42,6 +42,7 @@ CUES: dict[str, tuple[str, ...]] = {
         "lua chon thuoc nao",
         "nen dung thuoc",
         "co thuoc nao",
+        "co thuoc gi",
     ),
     "treat": ("dieu tri", "tri"),
     # How a "which drug" question points at the book and its indications, around the
@@ -144,6 +145,16 @@ CUES: dict[str, tuple[str, ...]] = {
         "bn",
     ),
 }
+
+# A drug's form said between "thuốc" and "nào"/"gì" ("thuốc nhỏ mắt nào", "thuốc tiêm gì"):
+# the which-drug phrasings hold with it too.
+DRUG_FORMS = ("nho mat", "nho mui", "nho tai", "tiem", "uong", "boi", "xit", "dat", "ngam")
+for _name in ("which_drug", "which_drug_strict"):
+    CUES[_name] += tuple(
+        f"{head}thuoc {form} {tail}"
+        for form in DRUG_FORMS
+        for head, tail in (("", "nao"), ("", "gi"), ("co ", "nao"), ("co ", "gi"))
+    )
 
 _COMPILED = {
     name: [re.compile(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])") for p in phrases]

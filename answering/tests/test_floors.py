@@ -144,3 +144,19 @@ def test_an_antidote_named_with_the_poison_is_shown_not_dropped() -> None:
 def test_a_second_drug_is_looked_for_in_the_lines_of_the_first(question: str, key: str) -> None:
     result = ask(question)
     assert in_view(result, key), [b.title for b in result.blocks if not b.collapsed]
+
+
+@pytest.mark.parametrize(
+    ("question", "drug"),
+    [
+        # A drug form between "thuốc" and "nào"/"gì" is still a which-drug question.
+        ("thuốc nhỏ mắt nào làm giãn đồng tử để đo khúc xạ?", "homatropin_hydrobromid"),
+        ("co thuoc uong nao tri dong kinh khong", "acid_valproic"),
+        # A place or a name the book never prints does not make it an unknown drug.
+        ("Đoàn đi leo Fansipan, có thuốc gì phòng say núi không?", "acetazolamid"),
+    ],
+)
+def test_which_drug_in_ward_wordings_lists_the_books_indication(question: str, drug: str) -> None:
+    result = ask(question)
+    assert result.frame.turn_type == "condition_to_drug", result.reason
+    assert drug in result.frame.drugs
