@@ -20,7 +20,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from corpus.bulk import copy_insert, insert_rows
-from corpus.integrity import keep_reviewed, refuse_lost_sections
+from corpus.integrity import (
+    keep_reviewed,
+    refuse_lost_drugs,
+    refuse_lost_sections,
+    refuse_shrunk_content,
+)
 from corpus.jobs import enqueue_embedding
 from corpus.markdown import ParsedChunk
 from corpus.models import (
@@ -47,18 +52,26 @@ def ingest_formulary(
     *,
     progress: Progress | None = None,
     force: bool = False,
+    retire: Iterable[str] = (),
     brands: Path = VN_BRANDS,
 ) -> IngestSummary:
     """Read a corpus folder (manifest + monographs/ + book-index/), one markdown file or a PDF,
     and the project's table of brands sold in Vietnam (`brands`).
-    A file with fewer sections than its drug has in the database is refused unless `force`."""
+
+    Refused unless `force` (corpus/integrity.py, corpus/sources.py): a folder without its
+    manifest or with a blank hash, a file with fewer sections or less text than its drug has
+    in the database. A drug the source lacks is refused unless `retire` names it."""
     started = time.perf_counter()
     path = Path(path)
-    monographs, index_rows = read_source(path)
+    monographs, index_rows = read_source(path, force=force)
     index_rows += read_vn_brands(brands)
     read = time.perf_counter()
+    retiring = refuse_lost_drugs(monographs, source=str(path), retire=retire)
     refuse_lost_sections(monographs, force=force)
-    summary = write_formulary(monographs, index_rows, source=str(path), progress=progress)
+    refuse_shrunk_content(monographs, force=force)
+    summary = write_formulary(
+        monographs, index_rows, source=str(path), progress=progress, retire=retiring
+    )
     summary.read_seconds = read - started
     summary.seconds = time.perf_counter() - started
     return summary
@@ -70,13 +83,19 @@ def write_formulary(
     *,
     source: str,
     progress: Progress | None = None,
+    retire: Iterable[str] = (),
 ) -> IngestSummary:
-    """Sync the database with what was read, in one transaction."""
+    """Sync the database with what was read, in one transaction. A drug the source lacks
+    keeps its rows (its book names go, like any name the book no longer prints); those in
+    `retire` are marked retired."""
     started = time.perf_counter()
     summary = IngestSummary()
     with transaction.atomic():
         drugs = _sync_drugs(monographs, summary)
         _sync_sections_and_chunks(monographs, drugs, summary, progress)
+        summary.retired = sorted(retire)
+        Drug.objects.filter(drug_id__in=summary.retired).update(retired_at=timezone.now())
+        summary.updated["drugs"] += len(summary.retired)
         summary.chunk_write_seconds = time.perf_counter() - started
         index_rows, summary.brands_refused = unambiguous_brands(monographs, index_rows)
         aliases = sync_aliases(monographs, drugs, index_rows)
@@ -90,6 +109,7 @@ def write_formulary(
         summary.drugs_not_in_source = sorted(
             Drug.objects.exclude(drug_id__in=source_ids).values_list("drug_id", flat=True)
         )
+        summary.kept = sorted(source_ids - set(summary.changed_drugs))
         _count(summary)
         summary.write_seconds = summary.seconds = time.perf_counter() - started
         if summary.changed:
@@ -127,6 +147,7 @@ def _sync_drugs(monographs: list[SourceMonograph], summary: IngestSummary) -> di
             "page_end": source.page_end,
             "source_file": parsed.path,
             "source_sha256": source.sha256,
+            "retired_at": None,  # a retired drug the source brings back is active again
         }
         drug = existing.get(parsed.drug_id)
         if drug is None:
@@ -142,6 +163,7 @@ def _sync_drugs(monographs: list[SourceMonograph], summary: IngestSummary) -> di
         ]
     Drug.objects.bulk_create(new)
     Drug.objects.bulk_update(changed, list(_DRUG_FIELDS))
+    summary.changed_drugs += [d.drug_id for d in new + changed]
     summary.created["drugs"] += len(new)
     summary.updated["drugs"] += len(changed)
     return drugs
@@ -156,6 +178,7 @@ _DRUG_FIELDS = (
     "page_end",
     "source_file",
     "source_sha256",
+    "retired_at",
 )
 _CHUNK_META = ("kind", "label", "page_start", "page_end")
 # What a re-ingest may change on an existing chunk (all loaded, so bulk_update reads no row).
@@ -225,6 +248,12 @@ def _sync_sections_and_chunks(
                 changed_sections.append(section)
             section.drug = drug
             _plan_chunks(section, chunks.pop(section.pk, {}), parsed.chunks, pages, plan, now)
+    # A drug the source lacks keeps every section and chunk (retired, or refused before this).
+    in_source_drugs = {d.pk for d in drugs.values()}
+    sections = {k: s for k, s in sections.items() if s.drug_id in in_source_drugs}
+    drug_of = {s.pk: s.drug_id for s in sections.values()}
+    for section_id in [pk for pk in chunks if pk not in drug_of]:
+        del chunks[section_id]
     _insert_sections([s for s, _, _ in new_sections])
     Section.objects.bulk_update(changed_sections, ["heading", "order", "page_start", "page_end"])
     for section, parsed_chunks, pages in new_sections:
@@ -235,10 +264,19 @@ def _sync_sections_and_chunks(
     plan.stale += [c.pk for left in chunks.values() for c in left.values()]
     # A reviewed or corrected chunk is never deleted (corpus/integrity.py).
     plan.stale, stale_sections, kept, gone_reviews = keep_reviewed(plan.stale, stale_sections, now)
-    Chunk.objects.filter(pk__in=plan.stale).delete()
-    Section.objects.filter(pk__in=stale_sections).delete()
     plan.changed += kept
     plan.reviews += gone_reviews
+    # Which drugs this run changes, for the summary's kept / changed lists.
+    drug_of.update({s.pk: s.drug_id for s, _, _ in new_sections})
+    touched = {s.drug_id for s in changed_sections} | {drug_of[pk] for pk in stale_sections}
+    touched |= {drug_of[c.section_id] for c in plan.new + plan.changed}
+    touched |= set(
+        Chunk.objects.filter(pk__in=plan.stale).values_list("section__drug_id", flat=True)
+    )
+    by_pk = {d.pk: d.drug_id for d in drugs.values()}
+    summary.changed_drugs = sorted(set(summary.changed_drugs) | {by_pk[pk] for pk in touched})
+    Chunk.objects.filter(pk__in=plan.stale).delete()
+    Section.objects.filter(pk__in=stale_sections).delete()
     insert_rows(Chunk, plan.new)
     Chunk.objects.bulk_update(plan.changed, list(_CHUNK_UPDATES), batch_size=500)
     ChunkReview.objects.bulk_create(plan.reviews)

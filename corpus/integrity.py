@@ -1,5 +1,11 @@
-"""What an ingest may not do to the database: lose sections without being told to, or delete
-a chunk a pharmacist reviewed.
+"""What an ingest may not do to the database: lose a drug, a section or content without being
+told to, or delete a chunk a pharmacist reviewed.
+
+A drug of the database that the new source lacks is refused by name unless the run retires it
+(`--retire warfarin`: its rows are kept, marked retired; a monograph and its manifest row both
+removed deleted warfarin's 44 chunks in issue 19's red-team run). A monograph whose text
+shrinks by more than SHRINK_LIMIT, in all or in one section, is refused unless forced: a file
+cut inside its last section keeps every section and only loses text.
 
 A monograph file cut off mid-table parses cleanly into fewer sections; syncing it would delete
 the missing sections with their chunks, approved corrections included. So a file that brings
@@ -12,8 +18,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
 
+from django.db.models import Sum
+from django.db.models.functions import Length
+
 from corpus.markdown import CorpusFormatError
-from corpus.models import Chunk, ChunkReview, Section
+from corpus.models import Chunk, ChunkReview, Drug, Section
 from corpus.sources import SourceMonograph
 
 _REVIEWED = (Chunk.Review.APPROVED, Chunk.Review.KEPT, Chunk.Review.SOURCE_CHANGED)
@@ -42,6 +51,76 @@ def refuse_lost_sections(monographs: Iterable[SourceMonograph], *, force: bool) 
                 f"{', '.join(sorted(missing))}); refused — a cut-off file would delete them. "
                 "Re-run with --force to accept the removal (reviewed chunks are kept anyway)",
             )
+
+
+def refuse_lost_drugs(
+    monographs: Iterable[SourceMonograph], *, source: str, retire: Iterable[str]
+) -> list[str]:
+    """The drugs to retire now; raise for an active drug the source lacks and `retire` does
+    not name, and for a `retire` name that is not such a drug."""
+    in_source = {m.parsed.drug_id for m in monographs}
+    active = dict(
+        Drug.objects.filter(retired_at__isnull=True).values_list("drug_id", "source_file")
+    )
+    retire = sorted(set(retire))
+    wrong = [d for d in retire if d not in active or d in in_source]
+    if wrong:
+        raise CorpusFormatError(
+            source,
+            0,
+            f"--retire {', '.join(wrong)}: not a drug of the database that this source lacks",
+        )
+    lost = sorted(set(active) - in_source - set(retire))
+    if lost:
+        raise CorpusFormatError(
+            source,
+            0,
+            f"{len(lost)} drug(s) of the database are not in this source: "
+            + ", ".join(f"{d} ({active[d]})" for d in lost)
+            + "; refused — their sections and chunks would be lost. Re-run with "
+            + " ".join(f"--retire {d}" for d in lost)
+            + " to keep them as retired",
+        )
+    return retire
+
+
+# A cut file loses text, not sections: the red team's warfarin cut inside its last section
+# (172 characters of 29,977) passed the section count. Each section and the whole monograph
+# may lose at most this fraction of their characters against the last ingest; a loss under
+# SHRINK_FLOOR characters (a word corrected) is not counted.
+SHRINK_LIMIT = 0.2
+SHRINK_FLOOR = 20
+
+
+def refuse_shrunk_content(monographs: Iterable[SourceMonograph], *, force: bool) -> None:
+    """Raise for the first monograph or section whose book text shrank past SHRINK_LIMIT."""
+    if force:
+        return
+    held: dict[str, dict[str, int]] = defaultdict(dict)
+    sizes = (
+        Chunk.objects.values_list("section__drug__drug_id", "section__section_key")
+        .annotate(size=Sum(Length("source_text")))
+        .order_by()
+    )
+    for drug_id, key, size in sizes:
+        held[drug_id][key] = size or 0
+    for source in monographs:
+        parsed = source.parsed
+        before = held.get(parsed.drug_id)
+        if not before:
+            continue
+        now = {s.key: sum(len(c.text) for c in s.chunks) for s in parsed.sections}
+        places = [(s.line, s.key, before.get(s.key, 0), now[s.key]) for s in parsed.sections]
+        places.append((parsed.line, "the monograph", sum(before.values()), sum(now.values())))
+        for line, where, old, new in places:
+            if old - new >= SHRINK_FLOOR and new < old * (1 - SHRINK_LIMIT):
+                raise CorpusFormatError(
+                    parsed.path,
+                    line,
+                    f"{parsed.heading}: {where} has {new:,} characters, {old:,} at the last "
+                    f"ingest (more than {SHRINK_LIMIT:.0%} lost); refused — a cut-off file. "
+                    "Re-run with --force to accept it",
+                )
 
 
 def is_reviewed(chunk: Chunk) -> bool:

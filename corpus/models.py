@@ -43,6 +43,9 @@ class Drug(models.Model):
     page_end = models.PositiveIntegerField(null=True, blank=True)
     source_file = models.CharField(max_length=500, blank=True)
     source_sha256 = models.CharField(max_length=64, blank=True)
+    # Set when an ingest was told to retire the drug (`--retire`): a source without it came,
+    # and its rows were kept, not deleted; cleared when a source brings it back.
+    retired_at = models.DateTimeField("ngừng nạp lúc", null=True, blank=True)
 
     class Meta:
         ordering = ["drug_id"]

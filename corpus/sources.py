@@ -51,10 +51,11 @@ class IndexRow:
     line: int
 
 
-def read_source(path: Path) -> tuple[list[SourceMonograph], list[IndexRow]]:
-    """Every monograph and index row of the source, validated; nothing is written."""
+def read_source(path: Path, *, force: bool = False) -> tuple[list[SourceMonograph], list[IndexRow]]:
+    """Every monograph and index row of the source, validated; nothing is written. A folder
+    without a manifest, with an empty one or with a blank hash is refused unless `force`."""
     if path.is_dir():
-        monographs = _read_folder(path)
+        monographs = _read_folder(path, force=force)
         index_dir = path / "book-index"
     elif path.is_file() and path.suffix.lower() == ".pdf":
         monographs = _read_pdf(path)
@@ -136,9 +137,18 @@ def _confined(folder: Path, name: str, manifest: Path, line: int) -> Path:
     return file
 
 
-def _read_folder(folder: Path) -> list[SourceMonograph]:
+# Without its manifest a folder loads with no printed pages: every chunk then lacks
+# provenance and every answer abstains (issue 19's red team); a blank hash skipped the check.
+_FORCE_HINT = "; refused — re-run with --force to load it anyway"
+
+
+def _read_folder(folder: Path, *, force: bool = False) -> list[SourceMonograph]:
     manifest = folder / "manifest.csv"
     if not manifest.exists():
+        if not force:
+            raise CorpusFormatError(
+                str(manifest), 0, "no manifest.csv: no printed page to cite" + _FORCE_HINT
+            )
         files = sorted((folder / "monographs").glob("*.md")) or sorted(folder.glob("*.md"))
         if not files:
             raise CorpusFormatError(str(folder), 0, "no manifest.csv and no markdown files")
@@ -153,6 +163,8 @@ def _read_folder(folder: Path) -> list[SourceMonograph]:
                 )
         return result
     rows = _read_csv(manifest, ("file", "heading", "page_start", "page_end", "sha256"))
+    if not rows and not force:
+        raise CorpusFormatError(str(manifest), 1, "the manifest lists no monograph" + _FORCE_HINT)
     result = []
     for line, row in rows:
         file = _confined(folder, row["file"], manifest, line)
@@ -168,6 +180,10 @@ def _read_folder(folder: Path) -> list[SourceMonograph]:
                 str(file), 0, f"file is {len(data):,} bytes, over the limit of {MAX_FILE_BYTES:,}"
             )
         expected = row["sha256"].lower()
+        if not expected and not force:
+            raise CorpusFormatError(
+                str(manifest), line, f"{row['file']}: blank sha256, nothing to check" + _FORCE_HINT
+            )
         if expected and hashlib.sha256(data).hexdigest() != expected:
             raise CorpusFormatError(
                 str(manifest), line, f"{row['file']}: sha256 does not match the manifest"

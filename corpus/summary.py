@@ -18,7 +18,12 @@ class IngestSummary:
     updated: Counter[str] = field(default_factory=Counter)
     deleted: Counter[str] = field(default_factory=Counter)
     sent_back_to_review: int = 0
-    drugs_not_in_source: list[str] = field(default_factory=list)
+    drugs_not_in_source: list[str] = field(default_factory=list)  # retired, rows kept
+    # Per drug of the source: its book text, pages or sections unchanged, or changed; and the
+    # drugs this run retired (`--retire`).
+    kept: list[str] = field(default_factory=list)
+    changed_drugs: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
     # Rows of corpus/data/vn_brands.csv left out because their name is another drug's.
     brands_refused: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -47,6 +52,9 @@ class IngestSummary:
             "deleted": dict(+self.deleted),
             "sent_back_to_review": self.sent_back_to_review,
             "drugs_not_in_source": self.drugs_not_in_source,
+            "kept": self.kept,
+            "changed_drugs": self.changed_drugs,
+            "retired": self.retired,
             "brands_refused": self.brands_refused,
             "seconds": round(self.seconds, 2),
             "read_seconds": round(self.read_seconds, 2),

@@ -145,12 +145,12 @@ def test_which_drug_causes_searches_the_condition_without_the_cue(question: str)
 def test_an_abbreviation_a_pharmacist_adds_is_read_and_survives_reingest(
     small_corpus,  # type: ignore[no-untyped-def]
 ) -> None:
-    from corpus.ingest import ingest_formulary
     from corpus.models import Abbreviation
+    from corpus.tests.editions import ingest_edition
 
     assert understand("Thuốc nào điều trị VLDDTT?").condition == "vlddtt"
     Abbreviation.objects.create(short="VLDDTT", expansion="viêm loét dạ dày tá tràng")
-    ingest_formulary(small_corpus())
+    ingest_edition(small_corpus())
     assert Abbreviation.objects.filter(short="VLDDTT").exists()
     frame = understand("Thuốc nào điều trị VLDDTT?")
     assert frame.turn_type == "condition_to_drug" and frame.condition == "viem loet da day ta trang"

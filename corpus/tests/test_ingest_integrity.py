@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 
-from corpus.ingest import ingest_formulary
 from corpus.markdown import CorpusFormatError
 from corpus.models import Alias, Chunk, ChunkReview, Drug, Section
 from corpus.sources import MAX_CHUNK_CHARS, MAX_FILE_BYTES
-from corpus.tests.editions import new_edition
+from corpus.tests.editions import ingest_edition, new_edition
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +45,7 @@ def test_a_file_changed_behind_the_manifest_is_refused_naming_it(
     with pytest.raises(
         CorpusFormatError, match=r"manifest.csv:\d+: monographs/omeprazol.md: sha256"
     ):
-        ingest_formulary(copy)
+        ingest_edition(copy)
     assert _state() == before
 
 
@@ -56,7 +55,7 @@ def test_a_cut_off_file_is_refused_and_its_sections_kept(small_corpus: Callable[
     new_edition(copy, CETIRIZIN, _cut_before(text, "## **Tương tác thuốc**"))
     before = _state()
     with pytest.raises(CorpusFormatError) as error:
-        ingest_formulary(copy)
+        ingest_edition(copy)
     message = str(error.value)
     assert message.startswith(f"{copy / 'monographs' / CETIRIZIN}:1:")
     assert "tuong_tac_thuoc" in message and "--force" in message
@@ -77,7 +76,7 @@ def test_a_forced_cut_never_deletes_a_reviewed_chunk(
     good = (copy / "monographs" / CETIRIZIN).read_text()
     new_edition(copy, CETIRIZIN, _cut_before(good, "## **Tương tác thuốc**"))
 
-    summary = ingest_formulary(copy, force=True)
+    summary = ingest_edition(copy, force=True)
 
     interaction.refresh_from_db()
     assert interaction.text == corrected  # the pharmacist's correction is still there
@@ -96,7 +95,7 @@ def test_a_forced_cut_never_deletes_a_reviewed_chunk(
 
     # The good file again: the book text comes back beside the correction, still in the queue.
     new_edition(copy, CETIRIZIN, good)
-    ingest_formulary(copy)
+    ingest_edition(copy)
     interaction.refresh_from_db()
     assert interaction.text == corrected and interaction.source_text == book_text
     assert interaction.review_state == Chunk.Review.SOURCE_CHANGED
@@ -112,7 +111,7 @@ def test_a_section_heading_printed_twice_is_refused_with_its_line(
     line = doubled.count("\n", 0, doubled.rindex("## **Chống chỉ định**")) + 1
     before = _state()
     with pytest.raises(CorpusFormatError, match=rf"omeprazol.md:{line}: section heading"):
-        ingest_formulary(copy)
+        ingest_edition(copy)
     assert _state() == before
 
 
@@ -126,19 +125,19 @@ def test_oversized_input_is_refused_not_loaded_as_a_giant_chunk(
     with pytest.raises(
         CorpusFormatError, match=r"omeprazol.md:\d+: a paragraph of [\d,]+ characters"
     ):
-        ingest_formulary(copy)
+        ingest_edition(copy)
     new_edition(copy, "omeprazol.md", text + "\n" + "x" * (MAX_FILE_BYTES + 1))
     with pytest.raises(CorpusFormatError, match=r"omeprazol.md:0: file is [\d,]+ bytes"):
-        ingest_formulary(copy)
+        ingest_edition(copy)
 
 
 def test_a_byte_order_mark_is_accepted(small_corpus: Callable[[], Path]) -> None:
     copy = small_corpus()
-    ingest_formulary(copy)  # the small copy as it is, then the same with a byte-order mark
+    ingest_edition(copy)  # the small copy as it is, then the same with a byte-order mark
     text = (copy / "monographs" / "omeprazol.md").read_text()
     new_edition(copy, "omeprazol.md", "\ufeff" + text)
     before = _state()
-    summary = ingest_formulary(copy)
+    summary = ingest_edition(copy)
     assert not summary.changed and _state() == before  # the same book, the mark is no text
 
 
@@ -153,6 +152,6 @@ def test_a_manifest_path_outside_the_corpus_is_refused_without_echoing_it(
     lines[1] = lines[1].replace("monographs/abacavir.md", "../secret.md", 1)
     manifest.write_text("\n".join(lines) + "\n")
     with pytest.raises(CorpusFormatError) as error:
-        ingest_formulary(copy)
+        ingest_edition(copy)
     assert "outside the corpus folder" in str(error.value)
     assert "BÍ MẬT" not in str(error.value) and "mật khẩu" not in str(error.value)

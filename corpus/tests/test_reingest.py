@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from corpus.ingest import ingest_formulary
 from corpus.markdown import CorpusFormatError
 from corpus.models import Alias, Chunk, ChunkReview, Drug, Section
-from corpus.tests.editions import new_edition
+from corpus.tests.editions import ingest_edition, new_edition
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_a_malformed_monograph_changes_nothing_and_names_file_and_line(
     new_edition(copy, "warfarin.md", "Không phải tiêu đề chuyên luận\n\n" + broken.read_text())
     before = _counts()
     with pytest.raises(CorpusFormatError) as error:
-        ingest_formulary(copy)
+        ingest_edition(copy)
     assert str(error.value).startswith(f"{broken}:1:")
     assert _counts() == before
     assert not Alias.objects.filter(name="Ziagen-mới").exists()
@@ -69,7 +69,7 @@ def test_a_malformed_manifest_row_names_its_line(small_corpus: Callable[[], Path
     lines[3] = ",".join(fields)
     manifest.write_text("\n".join(lines) + "\n")
     with pytest.raises(CorpusFormatError, match=r"manifest.csv:4: page 'một trăm'"):
-        ingest_formulary(copy)
+        ingest_edition(copy)
 
 
 def test_a_broken_brand_index_row_changes_nothing(small_corpus: Callable[[], Path]) -> None:
@@ -78,7 +78,7 @@ def test_a_broken_brand_index_row_changes_nothing(small_corpus: Callable[[], Pat
     index.write_text(index.read_text() + "Brandx,Paracetamol,12,thừa cột\n")
     before = _counts()
     with pytest.raises(CorpusFormatError, match=r"brand_index.csv:\d+: wrong number of columns"):
-        ingest_formulary(copy)
+        ingest_edition(copy)
     assert _counts() == before
 
 
@@ -88,7 +88,7 @@ def test_a_pharmacists_correction_survives_reingesting_an_unchanged_source(
     table = _cetirizin_table()
     corrected = PRIVATE_USE.sub("≥", table.text)
     table.approve(by=reviewer, note="Ký tự ≥ bị lỗi khi chuyển đổi", text=corrected)
-    ingest_formulary(small_corpus())
+    ingest_edition(small_corpus())
     table.refresh_from_db()
     assert table.text == corrected
     assert table.review_state == Chunk.Review.APPROVED
@@ -114,7 +114,7 @@ def test_a_changed_book_text_sends_a_corrected_chunk_back_with_both_versions(
         file.read_text().replace("5 mg cách 2 ngày 1 lần", "5 mg cách 3 ngày 1 lần"),
     )
 
-    summary = ingest_formulary(copy)
+    summary = ingest_edition(copy)
 
     table.refresh_from_db()
     assert summary.sent_back_to_review == 1
@@ -134,7 +134,7 @@ def test_an_unreviewed_chunk_simply_follows_the_book(small_corpus: Callable[[], 
     text = file.read_text()
     assert "trước khi ăn 1 giờ" in text
     new_edition(copy, "omeprazol.md", text.replace("trước khi ăn 1 giờ", "trước khi ăn 2 giờ"))
-    ingest_formulary(copy)
+    ingest_edition(copy)
     assert Chunk.objects.filter(
         section__drug__drug_id="omeprazol", text__contains="trước khi ăn 2 giờ"
     ).exists()
@@ -150,7 +150,7 @@ def test_one_big_markdown_file_loads_with_pages_from_the_book_index(
     folder = small_corpus(files)
     book = folder / "book.md"
     book.write_text("".join((folder / "monographs" / name).read_text() for name in files))
-    summary = ingest_formulary(book)
+    summary = ingest_edition(book)
     assert not summary.unmapped_headings
     ampicilin = Drug.objects.get(drug_id="ampicilin")
     assert ampicilin.source_file == str(book)
@@ -167,7 +167,7 @@ def test_an_alias_a_pharmacist_added_survives_reingest_and_resolves(
 
     drug = Drug.objects.get(drug_id="xanh_methylen")
     Alias.objects.create(drug=drug, name="Methylene blue BV", folded="methylene blue bv")
-    ingest_formulary(small_corpus())
+    ingest_edition(small_corpus())
     assert Alias.objects.filter(
         drug=drug, name="Methylene blue BV", kind=Alias.Kind.CURATED
     ).exists()

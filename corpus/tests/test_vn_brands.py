@@ -16,7 +16,7 @@ from corpus.ingest import ingest_formulary
 from corpus.markdown import CorpusFormatError
 from corpus.models import Alias, BookIndexEntry, Drug
 from corpus.sources import VN_BRANDS, read_vn_brands
-from corpus.tests.editions import new_edition
+from corpus.tests.editions import ingest_edition, new_edition
 from corpus.text import drug_id_for, words
 from retrieval.catalog import get_resolver
 
@@ -119,7 +119,7 @@ def test_a_malformed_row_changes_nothing_and_names_file_and_line(
     broken = len(table.read_text(encoding="utf-8").splitlines())
     before = (Alias.objects.count(), BookIndexEntry.objects.count(), _brand_rows())
     with pytest.raises(CorpusFormatError) as raised:
-        ingest_formulary(copy, brands=table)
+        ingest_edition(copy, brands=table)
     assert str(raised.value).startswith(f"{table}:{broken}: {error}")
     assert (Alias.objects.count(), BookIndexEntry.objects.count(), _brand_rows()) == before
     assert not Alias.objects.filter(name="Ziagen-mới").exists()

@@ -21,8 +21,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force",
             action="store_true",
-            help="accept files with fewer sections than the database holds (reviewed chunks "
-            "are kept in the review queue anyway)",
+            help="accept a folder without manifest.csv or with a blank sha256, and files with "
+            "fewer sections or less text than the database holds (reviewed chunks are kept in "
+            "the review queue anyway)",
+        )
+        parser.add_argument(
+            "--retire",
+            action="append",
+            default=[],
+            metavar="DRUG_ID",
+            help="a drug of the database this source lacks: keep its rows, marked retired "
+            "(repeat for each; without it such a source is refused)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -33,7 +42,9 @@ class Command(BaseCommand):
                 "(a folder with manifest.csv and monographs/, one markdown file, or a PDF)."
             )
         try:
-            summary = ingest_formulary(path, progress=self._progress, force=options["force"])
+            summary = ingest_formulary(
+                path, progress=self._progress, force=options["force"], retire=options["retire"]
+            )
         except CorpusFormatError as exc:
             raise CommandError(f"Nothing was changed. {exc}") from exc
         out = self.stdout.write
@@ -58,9 +69,12 @@ class Command(BaseCommand):
             f"created {dict(+summary.created)}, updated {dict(+summary.updated)}, "
             f"deleted {dict(+summary.deleted)}"
         )
+        out(f"drugs kept as they were: {len(summary.kept)}")
+        out(f"drugs changed: {len(summary.changed_drugs)} {' '.join(summary.changed_drugs)}")
+        out(f"drugs retired by this run: {len(summary.retired)} {' '.join(summary.retired)}")
         if summary.drugs_not_in_source:
             out(
-                f"in the database but not in this source (kept): {', '.join(summary.drugs_not_in_source)}"
+                "retired, rows kept (not in this source): " + ", ".join(summary.drugs_not_in_source)
             )
         out(
             f"seconds {summary.seconds:.2f} (reading {summary.read_seconds:.2f}, "
