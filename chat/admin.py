@@ -54,16 +54,23 @@ class FeedbackInline(admin.TabularInline):
         return False
 
 
-class _AppendOnly:
-    """The audit trail is append-only: nobody deletes a turn, its feedback or its
-    conversation from the admin, superusers included."""
+class _ReadOnly:
+    """The audit trail is read-only in the admin for everyone, superusers included: nobody
+    adds, changes or deletes a turn, its feedback or its conversation (a staff account
+    reassigned a conversation to another user, who could then read it; issue 19)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(Turn)
-class TurnAdmin(_AppendOnly, admin.ModelAdmin):
+class TurnAdmin(_ReadOnly, admin.ModelAdmin):
     list_display = ("created_at", "question_short", "decision", "reason", "drugs", "server_ms")
     list_filter = ("decision", "reason", DrugFilter, "created_at")
     date_hierarchy = "created_at"
@@ -101,15 +108,9 @@ class TurnAdmin(_AppendOnly, admin.ModelAdmin):
     def cited_sources(self, obj: Turn) -> str:
         return format_html("<ol>{}</ol>", _citations_html(obj))
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Feedback)
-class FeedbackAdmin(_AppendOnly, admin.ModelAdmin):
+class FeedbackAdmin(_ReadOnly, admin.ModelAdmin):
     list_display = ("created_at", "useful", "comment", "question", "answer", "sources", "user")
     list_filter = ("useful", DrugFilter, "created_at")
     list_select_related = ("turn", "user")
@@ -127,12 +128,9 @@ class FeedbackAdmin(_AppendOnly, admin.ModelAdmin):
     def sources(self, obj: Feedback) -> str:
         return format_html("<ol>{}</ol>", _citations_html(obj.turn))
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
 
 @admin.register(Conversation)
-class ConversationAdmin(_AppendOnly, admin.ModelAdmin):
+class ConversationAdmin(_ReadOnly, admin.ModelAdmin):
     list_display = ("title", "user", "created_at", "updated_at")
     list_select_related = ("user",)
     search_fields = ("title",)

@@ -11,7 +11,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
 from corpus.access import is_reviewer
-from corpus.admin_names import AliasInline  # also registers the name tables' admin
+from corpus.admin_names import AliasInline, ReviewersEdit  # also registers the name tables
 from corpus.admin_red_flags import RedFlagAdmin  # noqa: F401 - registers it
 from corpus.jobs import enqueue_stale_embeddings
 from corpus.models import (
@@ -46,15 +46,18 @@ class SectionInline(admin.TabularInline):
 
 
 class _BookOnly:
-    """Rows that only an ingest writes or removes: nobody deletes them from the admin (a
-    queued chunk deleted there left no history row)."""
+    """Rows that only an ingest writes or removes: nobody adds or deletes them from the admin
+    (a queued chunk deleted there left no history row)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(Drug)
-class DrugAdmin(_BookOnly, admin.ModelAdmin):
+class DrugAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
     list_display = (
         "drug_id",
         "heading",
@@ -66,7 +69,7 @@ class DrugAdmin(_BookOnly, admin.ModelAdmin):
         "n_quarantined",
     )
     search_fields = ("drug_id", "heading", "inn", "aliases__folded")
-    readonly_fields = ("drug_id", "heading", "source_file", "source_sha256")
+    readonly_fields = ("drug_id", "heading", "source_file", "source_sha256", "retired_at")
     inlines = [SectionInline, AliasInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Drug]:
@@ -116,7 +119,7 @@ class DrugAdmin(_BookOnly, admin.ModelAdmin):
 
 
 @admin.register(BookIndexEntry)
-class BookIndexEntryAdmin(_BookOnly, admin.ModelAdmin):
+class BookIndexEntryAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
     list_display = ("name", "ingredient", "ingredient_id", "page", "source")
     list_filter = ("source",)
     search_fields = ("name", "folded", "ingredient")
@@ -330,7 +333,15 @@ class ChunkReviewAdmin(admin.ModelAdmin):
 
 @admin.register(IngestRun)
 class IngestRunAdmin(admin.ModelAdmin):
+    """The record of each ingest: read-only for everyone, superusers included."""
+
     list_display = ("started_at", "source", "seconds")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

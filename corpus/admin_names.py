@@ -38,9 +38,10 @@ class AliasForm(forms.ModelForm):
         return data
 
 
-class _ReviewersEdit:
-    """Names and abbreviations decide which monograph answers: only the reviewer group edits
-    them (each change is in the admin's history)."""
+class ReviewersEdit:
+    """Names, abbreviations, drug and book-index rows decide which monograph answers: only
+    the reviewer group edits them, and each change is a row of the admin's history that
+    keeps every changed field's value before and after."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_reviewer(request.user)
@@ -55,8 +56,27 @@ class _ReviewersEdit:
         super().delete_queryset(request, queryset)  # type: ignore[misc]
         bump_catalog()  # a bulk delete saves no row one at a time
 
+    def construct_change_message(
+        self, request: HttpRequest, form: Any, formsets: Any, add: bool = False
+    ) -> list[dict[str, Any]]:
+        """Django's message with each changed field as «label: before → after» (Django's
+        own names only the fields, which loses what the row said)."""
+        message: list[dict[str, Any]] = super().construct_change_message(  # type: ignore[misc]
+            request, form, formsets, add
+        )
+        if add or not form.changed_data:
+            return message
+        for part in message:
+            if "changed" in part and "name" not in part["changed"]:
+                part["changed"]["fields"] = [
+                    f"{form.fields[name].label or name}: {form.initial.get(name)!r} → "
+                    f"{form.cleaned_data.get(name)!r}"
+                    for name in form.changed_data
+                ]
+        return message
 
-class AliasInline(_ReviewersEdit, admin.TabularInline):
+
+class AliasInline(ReviewersEdit, admin.TabularInline):
     model = Alias
     form = AliasForm
     fields = ("name", "kind", "source_page")
@@ -64,7 +84,7 @@ class AliasInline(_ReviewersEdit, admin.TabularInline):
 
 
 @admin.register(Alias)
-class AliasAdmin(_ReviewersEdit, admin.ModelAdmin):
+class AliasAdmin(ReviewersEdit, admin.ModelAdmin):
     form = AliasForm
 
     def save_model(self, request: HttpRequest, obj: Alias, form: Any, change: bool) -> None:
@@ -80,6 +100,6 @@ class AliasAdmin(_ReviewersEdit, admin.ModelAdmin):
 
 
 @admin.register(Abbreviation)
-class AbbreviationAdmin(_ReviewersEdit, admin.ModelAdmin):
+class AbbreviationAdmin(ReviewersEdit, admin.ModelAdmin):
     list_display = ("short", "expansion", "note", "updated_at")
     search_fields = ("short", "expansion")

@@ -2,12 +2,12 @@
 
 from django.contrib import admin
 
-from corpus.admin_names import _ReviewersEdit
+from corpus.admin_names import ReviewersEdit
 from corpus.red_flag_models import RedFlag
 
 
 @admin.register(RedFlag)
-class RedFlagAdmin(_ReviewersEdit, admin.ModelAdmin):
+class RedFlagAdmin(ReviewersEdit, admin.ModelAdmin):
     list_display = ("phrase", "kind", "active", "note", "updated_at")
     list_filter = ("kind", "active")
     search_fields = ("phrase", "note")
