@@ -221,9 +221,6 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
     def short_text(self, obj: Chunk) -> str:
         return obj.text[:120] + ("…" if len(obj.text) > 120 else "")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Every edit goes through the review queue so that it is recorded in the history.
         return False

@@ -11,30 +11,38 @@ from django.http import HttpRequest
 
 from corpus.access import is_reviewer
 from corpus.models import Abbreviation, Alias, bump_catalog
+from corpus.name_rules import check_name
 
 
 class AliasForm(forms.ModelForm):
-    """A name that already names another drug is refused: "Panadol" added to WARFARIN made a
-    paracetamol dose question cite warfarin too."""
+    """A name that would take questions to the wrong drug is refused, saying why
+    (corpus/name_rules.py): "Panadol" added to WARFARIN made a paracetamol dose question
+    cite warfarin too."""
 
     class Meta:
         model = Alias
         fields = ("drug", "name", "kind", "source_page")
 
     def clean(self) -> dict[str, Any]:
-        from retrieval.catalog import get_resolver
-
         data = super().clean() or {}
-        name = (data.get("name") or "").strip()
         drug = data.get("drug") or getattr(self.instance, "drug", None)
-        if name and drug is not None:
-            others = [d for d in get_resolver().resolve(name) if d != drug.drug_id]
-            if others:
-                display = get_resolver().display
-                named = ", ".join(display.get(d, d) for d in others)
-                raise forms.ValidationError(
-                    {"name": f"«{name}» đã là tên gọi của {named}: một tên chỉ trỏ tới một thuốc."}
-                )
+        if data.get("name") and drug is not None:
+            check_name(data["name"], drug=drug)
+        return data
+
+
+class AbbreviationForm(forms.ModelForm):
+    """An abbreviation that rewrites a common word, a section, population or route phrase or
+    a drug name, or one not written in the book's words, is refused, saying why."""
+
+    class Meta:
+        model = Abbreviation
+        fields = ("short", "expansion", "note")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("short") and data.get("expansion"):
+            check_name(data["short"], expansion=data["expansion"])
         return data
 
 
@@ -101,5 +109,6 @@ class AliasAdmin(ReviewersEdit, admin.ModelAdmin):
 
 @admin.register(Abbreviation)
 class AbbreviationAdmin(ReviewersEdit, admin.ModelAdmin):
+    form = AbbreviationForm
     list_display = ("short", "expansion", "note", "updated_at")
     search_fields = ("short", "expansion")

@@ -9,7 +9,7 @@ changed goes back to the review queue with both versions kept (`Chunk.take_book_
 
 import re
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,8 +29,6 @@ from corpus.integrity import (
 from corpus.jobs import enqueue_embedding
 from corpus.markdown import ParsedChunk
 from corpus.models import (
-    Alias,
-    BookIndexEntry,
     Chunk,
     ChunkReview,
     Drug,
@@ -42,7 +40,7 @@ from corpus.models import (
 from corpus.names import clean_field, sync_aliases, sync_book_index, unambiguous_brands
 from corpus.sections import SECTION_ORDER
 from corpus.sources import VN_BRANDS, IndexRow, SourceMonograph, read_source, read_vn_brands
-from corpus.summary import IngestSummary
+from corpus.summary import IngestSummary, count_rows
 
 Progress = Callable[[Iterable[SourceMonograph]], Iterable[SourceMonograph]]
 
@@ -110,7 +108,7 @@ def write_formulary(
             Drug.objects.exclude(drug_id__in=source_ids).values_list("drug_id", flat=True)
         )
         summary.kept = sorted(source_ids - set(summary.changed_drugs))
-        _count(summary)
+        count_rows(summary)
         summary.write_seconds = summary.seconds = time.perf_counter() - started
         if summary.changed:
             IngestRun.objects.create(
@@ -360,14 +358,3 @@ def _plan_chunks(
 
 def _atc_codes(text: str) -> list[str]:
     return re.findall(r"\b[A-Z]\d{2}[A-Z]{2}\d{2}\b|\b[A-Z]\d{2}[A-Z]{1,2}\b", text)
-
-
-def _count(summary: IngestSummary) -> None:
-    summary.drugs = Drug.objects.count()
-    summary.sections = Section.objects.count()
-    summary.chunks = Chunk.objects.count()
-    summary.aliases = Alias.objects.count()
-    summary.book_index_entries = BookIndexEntry.objects.count()
-    summary.quarantined_chunks = Chunk.objects.filter(requires_visual_check=True).count()
-    per_key = Counter(Section.objects.values_list("section_key", flat=True))
-    summary.sections_per_key = dict(sorted(per_key.items(), key=lambda kv: SECTION_ORDER[kv[0]]))

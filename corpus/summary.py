@@ -3,6 +3,9 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
+from corpus.models import Alias, BookIndexEntry, Chunk, Drug, Section
+from corpus.sections import SECTION_ORDER
+
 
 @dataclass
 class IngestSummary:
@@ -60,3 +63,15 @@ class IngestSummary:
             "read_seconds": round(self.read_seconds, 2),
             "write_seconds": round(self.write_seconds, 2),
         }
+
+
+def count_rows(summary: IngestSummary) -> None:
+    """The database's row counts after the write, into the summary."""
+    summary.drugs = Drug.objects.count()
+    summary.sections = Section.objects.count()
+    summary.chunks = Chunk.objects.count()
+    summary.aliases = Alias.objects.count()
+    summary.book_index_entries = BookIndexEntry.objects.count()
+    summary.quarantined_chunks = Chunk.objects.filter(requires_visual_check=True).count()
+    per_key = Counter(Section.objects.values_list("section_key", flat=True))
+    summary.sections_per_key = dict(sorted(per_key.items(), key=lambda kv: SECTION_ORDER[kv[0]]))

@@ -9,9 +9,14 @@ from django.conf import settings
 ROOT = settings.BASE_DIR
 # corpus ← retrieval ← answering ← chat; the project package (settings, urls) sits on top.
 LAYERS = ("corpus", "retrieval", "answering", "chat", "duocthu")
-# The admin's alias form asks the resolver (it sits in retrieval) whether a name already
-# names another drug; the one upward import, kept inside that form's clean().
-ALLOWED_UPWARD = {("corpus.admin_names", "retrieval.catalog")}
+# The name tables' validator (corpus/name_rules.py) asks the resolver whether a name already
+# names another drug, and the phrase tables what a word already means; the one upward
+# import, kept inside its functions.
+ALLOWED_UPWARD = {
+    ("corpus.name_rules", "retrieval.catalog"),
+    ("corpus.name_rules", "retrieval.phrases"),
+    ("corpus.name_rules", "retrieval.situations"),
+}
 MAX_LINES = 360  # "~350": one topic per module
 
 

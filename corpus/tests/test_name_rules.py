@@ -1,0 +1,95 @@
+"""The name tables are validated like the book (issue 19.3): the red team's hijacks refused,
+with the reason in Vietnamese, in `check_name` and in the admin's forms; ordinary names and
+abbreviations still saved."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.test import Client
+
+from corpus.models import Abbreviation, Alias, Drug
+from corpus.name_rules import check_name
+
+pytestmark = pytest.mark.django_db
+
+
+def _refusal(name: str, **target: object) -> str:
+    with pytest.raises(ValidationError) as error:
+        check_name(name, **target)  # type: ignore[arg-type]
+    return " ".join(error.value.messages)
+
+
+@pytest.mark.parametrize(
+    ("short", "expansion", "reason"),
+    [
+        ("LIỀU", "tương tác thuốc", "đã được hiểu là mục «Liều lượng và cách dùng»"),
+        ("NL", "trẻ em", "đã được hiểu là đối tượng «người lớn»"),
+        ("TTT", "tuong tac thuoc", "Sách không in: «tuong», «tac», «thuoc»"),
+        ("VLDD", "viêm loét xyzabc", "Sách không in: «xyzabc»"),
+        ("BỆNH", "viêm khớp dạng thấp", "là từ thông dụng của sách"),
+        ("PCM", "warfarin", "là tên gọi của PARACETAMOL"),
+    ],
+)
+def test_an_abbreviation_that_rewrites_the_question_is_refused(
+    short: str, expansion: str, reason: str
+) -> None:
+    assert reason in _refusal(short, expansion=expansion)
+
+
+@pytest.mark.parametrize(
+    ("short", "expansion"),
+    [
+        ("VLDDTT", "viêm loét dạ dày tá tràng"),
+        ("VKDT", "viêm khớp dạng thấp"),
+        ("NL", "người lớn"),  # what the table already reads: nothing changes
+        ("THA", "tăng huyết áp"),
+    ],
+)
+def test_an_abbreviation_in_the_books_words_is_accepted(short: str, expansion: str) -> None:
+    check_name(short, expansion=expansion)
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("Kunrolac", "là biệt dược của Ketorolac (mục lục sách, tr. 867)"),  # not loaded
+        ("Panadol", "đã là tên gọi của PARACETAMOL"),
+        ("Lasix", "đã là tên gọi của FUROSEMID"),  # corpus/data/vn_brands.csv
+        ("liều", "là cụm từ chỉ mục «Liều lượng và cách dùng»"),
+        ("người lớn", "là cụm từ chỉ đối tượng «người lớn»"),
+        ("chảy máu", "là từ thông dụng của sách"),
+        ("tiêm bắp", "đường dùng «tiêm bắp»"),
+    ],
+)
+def test_an_alias_that_would_answer_with_the_wrong_drug_is_refused(name: str, reason: str) -> None:
+    assert reason in _refusal(name, drug=Drug.objects.get(drug_id="warfarin"))
+
+
+@pytest.mark.parametrize(
+    ("drug_id", "name"),
+    [
+        ("warfarin", "Coumadine BV"),
+        ("warfarin", "Warfarin natri"),  # its own name, printed in many monographs
+        ("paracetamol", "Panadol"),  # its own brand
+        ("xanh_methylen", "Methylene blue BV"),
+    ],
+)
+def test_a_name_of_that_drug_is_accepted(drug_id: str, name: str) -> None:
+    check_name(name, drug=Drug.objects.get(drug_id=drug_id))
+
+
+def test_the_admin_forms_refuse_in_vietnamese_and_save_nothing(reviewer: User) -> None:
+    client = Client()
+    client.force_login(reviewer)
+    hijack = {"short": "LIỀU", "expansion": "tương tác thuốc", "note": ""}
+    page = client.post("/admin/corpus/abbreviation/add/", hijack)
+    assert page.status_code == 200
+    assert "«LIỀU» đã được hiểu là mục «Liều lượng và cách dùng»" in page.content.decode()
+    assert not Abbreviation.objects.filter(short="LIỀU").exists()
+    warfarin = Drug.objects.get(drug_id="warfarin")
+    brand = {"drug": warfarin.pk, "name": "Kunrolac", "kind": "curated", "source_page": ""}
+    page = client.post("/admin/corpus/alias/add/", brand)
+    assert page.status_code == 200 and "biệt dược của Ketorolac" in page.content.decode()
+    assert not Alias.objects.filter(name="Kunrolac").exists()
+    ok = {"short": "VLDDTT", "expansion": "viêm loét dạ dày tá tràng", "note": ""}
+    assert client.post("/admin/corpus/abbreviation/add/", ok).status_code == 302
