@@ -12,7 +12,7 @@ def test_repeated_wrong_passwords_lock_the_account_out_from_that_address(django_
 
     django_user_model.objects.create_user("ds_khoa", password="mat-khau-dung-123")
     client = Client(REMOTE_ADDR="10.0.0.7")
-    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
         wrong = client.post("/login/", {"username": "ds_khoa", "password": "sai"})
         assert wrong.status_code == 200  # the form again, with its error
     last = client.post("/login/", {"username": "ds_khoa", "password": "sai"})
