@@ -69,6 +69,47 @@ def test_doses_are_never_masked(dose: str) -> None:
     assert mask_personal_numbers(question) == question
 
 
+P, ID = PHONE_MASK, ID_MASK
+# Issue 19.5, both ways: the red team's unmasked formats and its false positives, as typed
+# and as stored.
+MASKING_TABLE = [
+    ("gọi 0912345678 ngày mai", f"gọi {P} ngày mai"),
+    ("SĐT 0912345678 tuần sau tái khám", f"SĐT {P} tuần sau tái khám"),
+    ("0912345678 giờ nào cũng được", f"{P} giờ nào cũng được"),
+    ("nhắn 0987654321 lần nữa", f"nhắn {P} lần nữa"),
+    ("0912345678% pin", f"{P}% pin"),
+    ("Tel.0912345678", f"Tel.{P}"),
+    ("Tel. 0912 345 678", f"Tel. {P}"),
+    ("BN,0912345678 hỏi liều", f"BN,{P} hỏi liều"),
+    ("BN0912345678", f"BN{P}"),
+    ("sđt0912345678", f"sđt{P}"),
+    ("0084 912 345 678", P),
+    ("0084912345678", P),
+    ("(0084) 28 3822 1234", P),
+    ("gọi 0912345678 12 giờ", f"gọi {P} 12 giờ"),
+    ("CCCD 079123456789", ID),
+    ("079 123 456 789", ID),
+    # Never masked: doses, ranges, dates.
+    ("150 000 - 200 000/ngày", "150 000 - 200 000/ngày"),
+    ("100 000 - 200 000 đơn vị/kg/ngày", "100 000 - 200 000 đơn vị/kg/ngày"),
+    ("300 000 - 600 000 mỗi ngày", "300 000 - 600 000 mỗi ngày"),
+    ("500 000 – 1 000 000 đơn vị", "500 000 – 1 000 000 đơn vị"),
+    ("1 000 000 000/ngày", "1 000 000 000/ngày"),
+    ("0,25 - 0,5 - 0,75 - 1 mg", "0,25 - 0,5 - 0,75 - 1 mg"),
+    ("0.5 0.75 1 1.5 2 mg", "0.5 0.75 1 1.5 2 mg"),
+    ("uống lúc 05.12.2024 10.30", "uống lúc 05.12.2024 10.30"),
+    ("từ 01.02.2023 - 05.02.2023", "từ 01.02.2023 - 05.02.2023"),
+    ("2024-05-12 08 30", "2024-05-12 08 30"),
+    ("ngày 12/05/2024 lúc 14:30", "ngày 12/05/2024 lúc 14:30"),
+    ("1 500 000 000 IU", "1 500 000 000 IU"),
+]
+
+
+@pytest.mark.parametrize(("typed", "stored"), MASKING_TABLE)
+def test_the_masking_table_both_ways(typed: str, stored: str) -> None:
+    assert mask_personal_numbers(typed) == stored
+
+
 def test_a_feedback_comment_is_stored_masked(client, django_user_model) -> None:  # type: ignore[no-untyped-def]
     from chat.conversation import ask_in_conversation
     from chat.models import Conversation, Feedback
