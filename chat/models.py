@@ -61,6 +61,9 @@ class Turn(models.Model):
 
 
 class Feedback(models.Model):
+    """A user's one judgement of a turn; sending another replaces it (issue 19: it was
+    unlimited per turn)."""
+
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="feedback")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     useful = models.BooleanField()
@@ -69,6 +72,9 @@ class Feedback(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "user"], name="feedback_one_per_user_turn")
+        ]
         verbose_name = "phản hồi"
         verbose_name_plural = "phản hồi"
 

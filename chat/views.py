@@ -1,6 +1,11 @@
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import parse_qsl
+
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -24,6 +29,32 @@ class ChatRequest(HttpRequest):
 # Text typed into the box is cut off by the browser at this many characters; the answering
 # layer itself refuses anything over MAX_QUESTION_CHARS with a clear message.
 FORM_MAX_CHARS = MAX_QUESTION_CHARS
+
+
+# A form body that is not UTF-8 was decoded with replacement characters and stored as
+# mojibake (issue 19's red team): refused whole, saying so, before anything is stored.
+NOT_UTF8 = "Nội dung gửi lên không phải văn bản UTF-8 hợp lệ; không có gì được lưu. Hãy gõ lại."
+
+
+def _is_utf8(request: HttpRequest) -> bool:
+    """Whether the form body, and each percent-encoded value in it, is valid UTF-8."""
+    if request.content_type != "application/x-www-form-urlencoded":
+        return not any("\ufffd" in v for vs in request.POST.lists() for v in vs[1])
+    try:
+        parse_qsl(request.body.decode("utf-8"), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def utf8_body(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not _is_utf8(request):
+            return HttpResponseBadRequest(NOT_UTF8, content_type="text/plain; charset=utf-8")
+        return view(request, *args, **kwargs)
+
+    return checked
 
 
 def _context(request: ChatRequest, conversation: Conversation | None) -> dict[str, object]:
@@ -64,6 +95,7 @@ def conversation(request: ChatRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@utf8_body
 def ask(request: ChatRequest, pk: int | None = None) -> HttpResponse:
     if pk is None:
         conv = Conversation.objects.create(user=request.user)
@@ -88,18 +120,21 @@ def ask(request: ChatRequest, pk: int | None = None) -> HttpResponse:
 
 @login_required
 @require_POST
+@utf8_body
 def feedback(request: ChatRequest, pk: int) -> HttpResponse:
+    """One feedback per user and turn: sending again replaces it."""
     turn = get_object_or_404(Turn, pk=pk, conversation__user=request.user)
-    useful = request.POST.get("useful") == "1"
-    Feedback.objects.create(
+    given, _ = Feedback.objects.update_or_create(
         turn=turn,
         user=request.user,
-        useful=useful,
-        # A comment is stored masked like a question (a phone number typed there too).
-        comment=mask_personal_numbers(clean_input(request.POST.get("comment", "")))[:2000],
+        defaults={
+            "useful": request.POST.get("useful") == "1",
+            # A comment is stored masked like a question (a phone number typed there too).
+            "comment": mask_personal_numbers(clean_input(request.POST.get("comment", "")))[:2000],
+        },
     )
     if request.htmx:
         return render(
-            request, "chat/conversation.html#feedback_done", {"turn": turn, "useful": useful}
+            request, "chat/conversation.html#feedback_done", {"turn": turn, "given": given}
         )
     return redirect("chat:conversation", pk=turn.conversation_id)
