@@ -182,9 +182,12 @@ def sync_aliases(
         if drug_id is not None and words(name):
             wanted.setdefault((drug_id, name, _INDEX_KINDS[row.source]), row.page)
     existing = {(a.drug.drug_id, a.name, a.kind): a for a in Alias.objects.select_related("drug")}
-    # Names a pharmacist added in the admin are not the book's, so ingest never removes them.
+    # Names a pharmacist added in the admin are not the book's, so ingest never removes them;
+    # a drug the source lacks (retired) keeps all of its names, like its other rows.
     stale = [
-        a.pk for key, a in existing.items() if key not in wanted and a.kind != Alias.Kind.CURATED
+        a.pk
+        for key, a in existing.items()
+        if key not in wanted and a.kind != Alias.Kind.CURATED and key[0] in drugs
     ]
     if stale:
         Alias.objects.filter(pk__in=stale).delete()

@@ -14,7 +14,7 @@ from conftest import SMALL_BOOK
 from corpus.ingest import ingest_formulary
 from corpus.integrity import SHRINK_LIMIT
 from corpus.markdown import CorpusFormatError
-from corpus.models import Chunk, Drug, IngestRun
+from corpus.models import Alias, Chunk, Drug, IngestRun
 from corpus.tests.editions import ingest_edition, new_edition
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +80,7 @@ def test_a_retired_drug_keeps_its_rows_and_corrections_and_comes_back(
     assert chunk is not None
     chunk.approve(by=reviewer, note="đối chiếu", text=chunk.text + " (đã đối chiếu)")
     before = _warfarin_chunks()
+    names = set(Alias.objects.filter(drug__drug_id="warfarin").values_list("name", "kind"))
     copy = small_corpus()
     removed = _drop_warfarin(copy)
 
@@ -88,6 +89,7 @@ def test_a_retired_drug_keeps_its_rows_and_corrections_and_comes_back(
     assert "warfarin" in summary.retired and "warfarin" in summary.drugs_not_in_source
     assert Drug.objects.get(drug_id="warfarin").retired_at is not None
     assert _warfarin_chunks() == before  # nothing deleted, the correction included
+    assert set(Alias.objects.filter(drug__drug_id="warfarin").values_list("name", "kind")) == names
     assert IngestRun.objects.first().summary["retired"] == summary.retired
 
     _restore_warfarin(copy, *removed)
