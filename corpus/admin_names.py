@@ -26,7 +26,8 @@ class AliasForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         drug = data.get("drug") or getattr(self.instance, "drug", None)
-        if data.get("name") and drug is not None:
+        # Only what was typed now: the book's own names on the same page are not re-judged.
+        if {"name", "drug"} & set(self.changed_data) and data.get("name") and drug is not None:
             check_name(data["name"], drug=drug)
         return data
 
@@ -41,7 +42,8 @@ class AbbreviationForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("short") and data.get("expansion"):
+        typed = {"short", "expansion"} & set(self.changed_data)
+        if typed and data.get("short") and data.get("expansion"):
             check_name(data["short"], expansion=data["expansion"])
         return data
 

@@ -11,6 +11,7 @@ The section, population and route tables and the drug-name resolver sit in `retr
 here only (the one upward import of `corpus`, inside the function).
 """
 
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ from django.core.exceptions import ValidationError
 from corpus.models import BookIndexEntry, Chunk
 from corpus.sections import SECTION_TITLES
 from corpus.sources import read_vn_brands
-from corpus.text import drug_id_for, fold, words
+from corpus.text import drug_id_for, fold, folded_phrase, heading_parts, words
 
 if TYPE_CHECKING:
     from corpus.models import Drug
@@ -56,19 +57,19 @@ def _check_alias(name: str, drug: "Drug") -> None:
             {"name": f"«{name}» đã là tên gọi của {named}: một tên chỉ trỏ tới một thuốc."}
         )
     for ingredient, ingredient_id, where in _brand_of(name):
-        if ingredient_id != drug.drug_id and fold(ingredient) not in _own_words(drug):
+        if ingredient_id != drug.drug_id and not _names_the_drug(ingredient, drug):
             raise ValidationError(
                 {
                     "name": f"«{name}» là biệt dược của {ingredient} ({where}), không phải của "
                     f"{drug.heading}: hỏi tên này sẽ được trả lời bằng chuyên luận khác."
                 }
             )
-    meaning = _table_meaning(name)
+    meaning = _phrase_meaning(name)
     if meaning:
         raise ValidationError(
             {"name": f"«{name}» là cụm từ chỉ {', '.join(meaning)}, không phải tên thuốc."}
         )
-    if fold(name) not in _own_words(drug):
+    if not _names_the_drug(name, drug):
         spread = _monographs_printing(name)
         if spread >= COMMON_IN_MONOGRAPHS:
             raise ValidationError(
@@ -91,8 +92,8 @@ def _check_abbreviation(short: str, expansion: str) -> None:
                 + ". Viết đầy đủ bằng đúng chữ sách in (có dấu)."
             }
         )
-    meaning, written = _table_meaning(short), _table_meaning(expansion)
-    if meaning and meaning != written:
+    meaning, written = _phrase_meaning(short), _table_meaning(expansion)
+    if meaning and not set(meaning) <= set(written):
         raise ValidationError(
             {
                 "short": f"«{short}» đã được hiểu là {', '.join(meaning)}; "
@@ -115,6 +116,26 @@ def _check_abbreviation(short: str, expansion: str) -> None:
                     "luận): viết tắt này sẽ đổi nghĩa mọi câu hỏi có từ đó."
                 }
             )
+
+
+def _phrase_meaning(text: str) -> list[str]:
+    """What the section, population and route tables read `text`, taken whole, as (folded:
+    the abbreviations and the resolver read folded words), in Vietnamese."""
+    from retrieval.phrases import SECTION_PHRASES
+    from retrieval.situations import POPULATION_PHRASES, ROUTE_PHRASES
+
+    key = folded_phrase(text)
+    found = [
+        f"{kind} «{title(k)}»"
+        for kind, table, title in (
+            ("mục", SECTION_PHRASES, SECTION_TITLES.__getitem__),
+            ("đối tượng", POPULATION_PHRASES, lambda k: POPULATION_PHRASES[k][0]),
+            ("đường dùng", ROUTE_PHRASES, lambda k: ROUTE_PHRASES[k][0]),
+        )
+        for k, phrases in table.items()
+        if key in {folded_phrase(p) for p in phrases}
+    ]
+    return found
 
 
 def _table_meaning(text: str) -> list[str]:
@@ -140,9 +161,13 @@ def _monographs_printing(phrase: str) -> int:
     return Chunk.objects.filter(fts_folded=query).values("section__drug_id").distinct().count()
 
 
-def _own_words(drug: "Drug") -> str:
-    """The drug's own names, folded: its heading, INN and id."""
-    return " ".join([fold(drug.heading), fold(drug.inn), drug.drug_id.replace("_", " ")])
+def _names_the_drug(name: str, drug: "Drug") -> bool:
+    """Whether the name holds one of the drug's own names whole ("Warfarin natri" for
+    WARFARIN; not "natri", which every salt prints)."""
+    own = [*heading_parts(drug.heading), *re.split(r"[,;()]", drug.inn), drug.drug_id]
+    own[-1] = own[-1].replace("_", " ")
+    padded = f" {folded_phrase(name)} "
+    return any(f" {n} " in padded for n in map(folded_phrase, own) if n)
 
 
 def _brand_of(name: str) -> list[tuple[str, str, str]]:

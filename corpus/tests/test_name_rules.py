@@ -59,6 +59,7 @@ def test_an_abbreviation_in_the_books_words_is_accepted(short: str, expansion: s
         ("người lớn", "là cụm từ chỉ đối tượng «người lớn»"),
         ("chảy máu", "là từ thông dụng của sách"),
         ("tiêm bắp", "đường dùng «tiêm bắp»"),
+        ("natri", "là từ thông dụng của sách"),  # in WARFARIN NATRI's INN, and every salt's
     ],
 )
 def test_an_alias_that_would_answer_with_the_wrong_drug_is_refused(name: str, reason: str) -> None:
@@ -72,10 +73,48 @@ def test_an_alias_that_would_answer_with_the_wrong_drug_is_refused(name: str, re
         ("warfarin", "Warfarin natri"),  # its own name, printed in many monographs
         ("paracetamol", "Panadol"),  # its own brand
         ("xanh_methylen", "Methylene blue BV"),
+        ("paracetamol", "Panadol Children"),  # a brand holding a population word
     ],
 )
 def test_a_name_of_that_drug_is_accepted(drug_id: str, name: str) -> None:
     check_name(name, drug=Drug.objects.get(drug_id=drug_id))
+
+
+def test_a_drug_page_with_the_books_own_names_saves_and_only_typed_names_are_judged(
+    reviewer: User,
+) -> None:
+    """The book's aliases on the drug page are not re-judged (one of them may be a common
+    word the rules would refuse today); the one typed now is."""
+    client = Client()
+    client.force_login(reviewer)
+    drug = Drug.objects.get(drug_id="warfarin")
+    aliases = list(Alias.objects.filter(drug=drug).order_by("id"))
+    data: dict[str, object] = {
+        "inn": drug.inn,
+        "atc_codes": '["' + '", "'.join(drug.atc_codes) + '"]',
+        "drug_class": drug.drug_class,
+        "page_start": drug.page_start,
+        "page_end": drug.page_end,
+        "sections-TOTAL_FORMS": "0",
+        "sections-INITIAL_FORMS": "0",
+        "aliases-TOTAL_FORMS": str(len(aliases) + 1),
+        "aliases-INITIAL_FORMS": str(len(aliases)),
+    }
+    for n, alias in enumerate(aliases):
+        data |= {
+            f"aliases-{n}-id": alias.pk,
+            f"aliases-{n}-drug": drug.pk,
+            f"aliases-{n}-name": alias.name,
+            f"aliases-{n}-kind": alias.kind,
+            f"aliases-{n}-source_page": alias.source_page or "",
+        }
+    new = len(aliases)
+    data |= {f"aliases-{new}-name": "liều", f"aliases-{new}-kind": "curated"}
+    page = client.post(f"/admin/corpus/drug/{drug.pk}/change/", data)
+    assert page.status_code == 200 and "«liều» là cụm từ chỉ mục" in page.content.decode()
+    data[f"aliases-{new}-name"] = "Wafa BV mới"
+    assert client.post(f"/admin/corpus/drug/{drug.pk}/change/", data).status_code == 302
+    assert Alias.objects.filter(drug=drug, name="Wafa BV mới").exists()
 
 
 def test_the_admin_forms_refuse_in_vietnamese_and_save_nothing(reviewer: User) -> None:
