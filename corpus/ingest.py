@@ -84,8 +84,7 @@ def write_formulary(
     retire: Iterable[str] = (),
 ) -> IngestSummary:
     """Sync the database with what was read, in one transaction. A drug the source lacks
-    keeps its rows (its book names go, like any name the book no longer prints); those in
-    `retire` are marked retired."""
+    keeps all its rows, names included; those in `retire` are marked retired."""
     started = time.perf_counter()
     summary = IngestSummary()
     with transaction.atomic():
@@ -103,12 +102,7 @@ def write_formulary(
         entries = sync_book_index(index_rows, drugs)
         summary.created["book_index_entries"] += entries.created
         summary.deleted["book_index_entries"] += entries.deleted
-        source_ids = {m.parsed.drug_id for m in monographs}
-        summary.drugs_not_in_source = sorted(
-            Drug.objects.exclude(drug_id__in=source_ids).values_list("drug_id", flat=True)
-        )
-        summary.kept = sorted(source_ids - set(summary.changed_drugs))
-        count_rows(summary)
+        count_rows(summary, {m.parsed.drug_id for m in monographs})
         summary.write_seconds = summary.seconds = time.perf_counter() - started
         if summary.changed:
             IngestRun.objects.create(

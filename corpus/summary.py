@@ -65,8 +65,12 @@ class IngestSummary:
         }
 
 
-def count_rows(summary: IngestSummary) -> None:
-    """The database's row counts after the write, into the summary."""
+def count_rows(summary: IngestSummary, source_ids: set[str]) -> None:
+    """The database's row counts after the write, and which drugs were kept as they were or
+    are not in the source (`source_ids`), into the summary."""
+    summary.kept = sorted(source_ids - set(summary.changed_drugs))
+    absent = Drug.objects.exclude(drug_id__in=source_ids)
+    summary.drugs_not_in_source = sorted(absent.values_list("drug_id", flat=True))
     summary.drugs = Drug.objects.count()
     summary.sections = Section.objects.count()
     summary.chunks = Chunk.objects.count()
