@@ -135,6 +135,11 @@ def main() -> None:
         help="anonymous loops guessing one account's password during the run",
     )
     parser.add_argument(
+        "--rotate-usernames",
+        action="store_true",
+        help="each guess with another username (issue 19: only the per-address limit holds)",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=0.0,
@@ -231,7 +236,12 @@ def main() -> None:
             "Cookie": f"csrftoken={cookie.group(1)}",
         }
         body = f"username=load_bench_0&password=wrong-guess&csrfmiddlewaretoken={token.group(1)}"
+        n = 0
         while time.perf_counter() - started < wall_limit:
+            n += 1
+            if args.rotate_usernames:
+                body = f"username=doan_{threading.get_ident()}_{n}&password=wrong-guess&"
+                body += f"csrfmiddlewaretoken={token.group(1)}"
             try:
                 conn.request("POST", "/login/", body=body, headers=headers)
                 response = conn.getresponse()

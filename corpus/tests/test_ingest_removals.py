@@ -177,7 +177,7 @@ def test_the_summary_says_which_drugs_were_kept_changed_and_retired(
     out = io.StringIO()
     call_command("ingest_formulary", str(copy), stdout=out)
     printed = out.getvalue()
-    assert "drugs kept as they were: 4" in printed and "drugs changed: 1 omeprazol" in printed
+    assert "drugs kept as they were: 4" in printed and "drugs changed: 1: omeprazol" in printed
     assert "drugs retired by this run: 0" in printed
     _drop_warfarin(copy)
     with pytest.raises(CommandError, match=r"Nothing was changed.*--retire warfarin"):

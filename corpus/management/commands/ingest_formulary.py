@@ -70,8 +70,8 @@ class Command(BaseCommand):
             f"deleted {dict(+summary.deleted)}"
         )
         out(f"drugs kept as they were: {len(summary.kept)}")
-        out(f"drugs changed: {len(summary.changed_drugs)} {' '.join(summary.changed_drugs)}")
-        out(f"drugs retired by this run: {len(summary.retired)} {' '.join(summary.retired)}")
+        out(f"drugs changed: {_listed(summary.changed_drugs)}")
+        out(f"drugs retired by this run: {_listed(summary.retired)}")
         if summary.drugs_not_in_source:
             out(
                 "retired, rows kept (not in this source): " + ", ".join(summary.drugs_not_in_source)
@@ -92,3 +92,11 @@ class Command(BaseCommand):
             if n % 25 == 0 or n == len(items):
                 self.stderr.write(f"monographs {n}/{len(items)}")
             yield item
+
+
+def _listed(ids: list[str], shown: int = 20) -> str:
+    """A count and the ids ("3: a, b, c"), the first `shown` of a long list."""
+    if not ids:
+        return "0"
+    more = f", … ({len(ids) - shown} more)" if len(ids) > shown else ""
+    return f"{len(ids)}: {', '.join(ids[:shown])}{more}"
