@@ -69,19 +69,23 @@ class ReviewersEdit:
     def construct_change_message(
         self, request: HttpRequest, form: Any, formsets: Any, add: bool = False
     ) -> list[dict[str, Any]]:
-        """Django's message with each changed field as «label: before → after» (Django's
-        own names only the fields, which loses what the row said)."""
+        """Django's message with each changed field as «label: before → after», for the row
+        and its inline rows (Django's own names only the fields, losing what the row said)."""
         message: list[dict[str, Any]] = super().construct_change_message(  # type: ignore[misc]
             request, form, formsets, add
         )
-        if add or not form.changed_data:
-            return message
+        inline = {str(f.instance): f for fs in formsets or [] for f in fs.initial_forms}
         for part in message:
-            if "changed" in part and "name" not in part["changed"]:
-                part["changed"]["fields"] = [
-                    f"{form.fields[name].label or name}: {form.initial.get(name)!r} → "
-                    f"{form.cleaned_data.get(name)!r}"
-                    for name in form.changed_data
+            changed = part.get("changed")
+            if changed is None:
+                continue
+            source = inline.get(changed.get("object", "")) if "name" in changed else form
+            if source is not None and source.changed_data:
+                changed["fields"] = [
+                    f"{source.fields[name].label or name}: {source.initial.get(name)!r} → "
+                    f"{source.cleaned_data.get(name)!r}"
+                    for name in source.changed_data
+                    if name in source.fields
                 ]
         return message
 

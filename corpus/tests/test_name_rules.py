@@ -3,6 +3,7 @@ with the reason in Vietnamese, in `check_name` and in the admin's forms; ordinar
 abbreviations still saved."""
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.test import Client
@@ -113,8 +114,11 @@ def test_a_drug_page_with_the_books_own_names_saves_and_only_typed_names_are_jud
     page = client.post(f"/admin/corpus/drug/{drug.pk}/change/", data)
     assert page.status_code == 200 and "«liều» là cụm từ chỉ mục" in page.content.decode()
     data[f"aliases-{new}-name"] = "Wafa BV mới"
+    data["aliases-0-name"] = f"{aliases[0].name} BV"  # a book name renamed on the same page
     assert client.post(f"/admin/corpus/drug/{drug.pk}/change/", data).status_code == 302
     assert Alias.objects.filter(drug=drug, name="Wafa BV mới").exists()
+    history = LogEntry.objects.get(object_id=str(drug.pk)).get_change_message()
+    assert f"{aliases[0].name!r} → {aliases[0].name + ' BV'!r}" in history
 
 
 def test_the_admin_forms_refuse_in_vietnamese_and_save_nothing(reviewer: User) -> None:
