@@ -32,7 +32,7 @@ _RUN = re.compile(
 # A unit after a number makes it a quantity; only a dose unit after a phone's shape does.
 _UNIT_AFTER = re.compile(
     r"\s*(?:/|mg|g\b|ml|kg|mcg|µg|microgam|nanogam|đv|đơn vị|iu|ui|%|lần|giờ|ngày|viên|tuổi|"
-    r"tháng|tuần|mmol|mol|l\b|lít)",
+    r"tháng|tuần|mmol|mol|l\b|lít|đồng|vnđ|vnd|đ\b)",
     re.IGNORECASE,
 )
 _DOSE_AFTER = re.compile(
