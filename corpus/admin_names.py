@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from corpus.access import is_reviewer
 from corpus.models import Abbreviation, Alias, bump_catalog
 from corpus.name_rules import check_name
+from corpus.text import fold
 
 
 class AliasForm(forms.ModelForm):
@@ -45,6 +46,14 @@ class AbbreviationForm(forms.ModelForm):
         typed = {"short", "expansion"} & set(self.changed_data)
         if typed and data.get("short") and data.get("expansion"):
             check_name(data["short"], expansion=data["expansion"])
+            # Questions are read folded and in capitals: "vlddtt" is the same key as "VLDDTT".
+            key = fold(data["short"]).upper()
+            others = Abbreviation.objects.exclude(pk=self.instance.pk)
+            same = [a for a in others if fold(a.short).upper() == key]
+            if same:
+                raise forms.ValidationError(
+                    {"short": f"«{data['short']}» trùng với viết tắt đã có: {same[0]}."}
+                )
         return data
 
 

@@ -136,3 +136,6 @@ def test_the_admin_forms_refuse_in_vietnamese_and_save_nothing(reviewer: User) -
     assert not Alias.objects.filter(name="Kunrolac").exists()
     ok = {"short": "VLDDTT", "expansion": "viêm loét dạ dày tá tràng", "note": ""}
     assert client.post("/admin/corpus/abbreviation/add/", ok).status_code == 302
+    again = client.post("/admin/corpus/abbreviation/add/", {**ok, "short": "vlddtt"})
+    assert "trùng với viết tắt đã có: VLDDTT" in again.content.decode()
+    assert Abbreviation.objects.filter(short__iexact="vlddtt").count() == 1
