@@ -338,8 +338,9 @@ def get_resolver() -> CatalogDrugResolver:
     if stamp in _cached:
         _cached.move_to_end(stamp)
         return _cached[stamp]
-    loaded = list(Alias.objects.values_list("name", "drug__drug_id"))
-    for drug_id in Drug.objects.values_list("drug_id", flat=True):
+    active = Drug.objects.filter(retired_at__isnull=True)  # a retired drug answers no more
+    loaded = list(Alias.objects.filter(drug__in=active).values_list("name", "drug__drug_id"))
+    for drug_id in active.values_list("drug_id", flat=True):
         loaded.append((drug_id.replace("_", " "), drug_id))
         # "Cetirizin" for CETIRIZIN HYDROCLORID: people drop the salt.
         parts = drug_id.split("_")

@@ -70,8 +70,11 @@ def _evidence(chunk: Chunk, score: float = 1.0, route: str = "section") -> Evide
 
 
 def _chunks():  # type: ignore[no-untyped-def]
-    return Chunk.objects.select_related("section__drug").defer(
-        "embedding", "fts_folded", "fts_exact", "source_text", "previous_source_text"
+    # A retired drug (ingest --retire) keeps its rows and is answered for no more.
+    return (
+        Chunk.objects.filter(section__drug__retired_at__isnull=True)
+        .select_related("section__drug")
+        .defer("embedding", "fts_folded", "fts_exact", "source_text", "previous_source_text")
     )
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from corpus.models import ChunkStamp
 from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
+from retrieval.catalog import catalog_version
 from retrieval.evidence import Evidence
 from retrieval.queries import _chunks, _evidence
 from retrieval.situations import GENERIC_SITUATION_WORDS
@@ -77,7 +78,8 @@ def _stamp() -> str:
 def get_index() -> _Index:
     """The index of the chunks as they are now (rebuilt after an ingest or an edit)."""
     global _index
-    stamp = once_per_turn("chunks", _stamp)
+    # The name tables' version too: retiring a drug moves it, not the chunks' text.
+    stamp = f"{once_per_turn('chunks', _stamp)}:{catalog_version()}"
     with _lock:
         if _index is None or _index.stamp != stamp:
             _index = _build(stamp)

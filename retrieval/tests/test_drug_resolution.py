@@ -66,3 +66,23 @@ def test_a_word_the_book_prints_gets_no_did_you_mean() -> None:
     assert "glocom" in found.unknown and not found.near_misses
     # A made-up name near a loaded one is still offered back.
     assert get_resolver().resolve_detail("aspirinol cho người lớn").near_misses
+
+
+@pytest.mark.django_db
+def test_a_retired_drug_is_answered_for_no_more_and_its_rows_stay() -> None:
+    from django.utils import timezone
+
+    from answering.turn import answer_turn
+    from corpus.catalog_models import bump_catalog
+    from corpus.models import Chunk, Drug
+    from retrieval.catalog import get_resolver
+    from retrieval.ranked import ranked_evidence
+
+    assert get_resolver().resolve("warfarin") == ("warfarin",)
+    Drug.objects.filter(drug_id="warfarin").update(retired_at=timezone.now())
+    bump_catalog()  # what ingest --retire does with it
+    assert "warfarin" not in get_resolver().resolve("liều warfarin cho người lớn")
+    assert not any(e.drug_id == "warfarin" for e in ranked_evidence("warfarin chảy máu", None))
+    result = answer_turn("Liều warfarin cho người lớn?", provider=None)
+    assert all(c.drug_id != "warfarin" for c in result.citations)
+    assert Chunk.objects.filter(section__drug__drug_id="warfarin").exists()
