@@ -3,12 +3,16 @@ from functools import wraps
 from typing import Any
 from urllib.parse import parse_qsl
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.paginator import Page, Paginator
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -57,28 +61,99 @@ def utf8_body(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return checked
 
 
-def _context(request: ChatRequest, conversation: Conversation | None) -> dict[str, object]:
+# The conversation list, newest first, this many at a time (issue 22: 30 and no more was
+# the old cap, older ones unreachable).
+CONVERSATIONS_PER_PAGE = 25
+# A long conversation opens on its latest turns; older ones load on request (300 turns were
+# a 3.1 MB page, issue 19).
+TURNS_PER_PAGE = 20
+# The browser gives up a little after the server's own answer budget has run out, so a
+# hung request ends in an error card, never in a spinner that stays.
+REQUEST_MARGIN_MS = 5_000
+
+
+def request_timeout_ms() -> int:
+    return int(settings.ANSWER_BUDGET_SECONDS * 1000) + REQUEST_MARGIN_MS
+
+
+def _conversations(request: ChatRequest) -> tuple[Page[Conversation], str]:
+    """The user's conversations, searched by the words of their questions (with or without
+    diacritics), one page of them."""
+    q = clean_input(request.GET.get("q", ""))[:200].strip()
+    mine = Conversation.objects.filter(user=request.user)
+    for word in q.split()[:8]:
+        mine = mine.filter(
+            Q(turns__question__unaccent__icontains=word) | Q(title__unaccent__icontains=word)
+        )
+    if q:
+        mine = mine.distinct()
+    paginator = Paginator(mine.order_by("-updated_at", "-id"), CONVERSATIONS_PER_PAGE)
+    return paginator.get_page(request.GET.get("page")), q
+
+
+def _context(
+    request: ChatRequest, conversation: Conversation | None, before: int | None = None
+) -> dict[str, object]:
+    conversations, q = _conversations(request)
+    turns: list[Turn] = []
+    older_from, older_count = None, 0
+    if conversation is not None:
+        shown = conversation.turns.all()
+        if before is not None:
+            shown = shown.filter(order__lt=before)
+        latest = list(shown.prefetch_related("feedback").order_by("-order")[:TURNS_PER_PAGE])
+        turns = latest[::-1]
+        if turns:
+            older_count = shown.filter(order__lt=turns[0].order).count()
+            older_from = turns[0].order if older_count else None
     return {
         "conversation": conversation,
-        "turns": conversation.turns.prefetch_related("feedback") if conversation else [],
-        "conversations": Conversation.objects.filter(user=request.user)[:30],
+        "turns": turns,
+        "older_from": older_from,
+        "older_count": older_count,
+        "conversations": conversations,
+        "q": q,
         "disclaimer": DISCLAIMER,
         "max_chars": FORM_MAX_CHARS,
+        "request_timeout_ms": request_timeout_ms(),
     }
+
+
+def _page(request: ChatRequest, conversation: Conversation | None) -> HttpResponse:
+    """The page, or the fragment an htmx request asked for: the conversation list (search,
+    pages) or the turns before a given one."""
+    try:
+        before = int(request.GET["before"]) if "before" in request.GET else None
+    except ValueError:
+        before = None
+    context = _context(request, conversation, before)
+    if request.htmx and request.htmx.target == "history":
+        return render(request, "chat/conversation.html#history", context)
+    if request.htmx and before is not None and conversation is not None:
+        return render(request, "chat/conversation.html#older_page", context)
+    return render(request, "chat/conversation.html", context)
 
 
 @login_required
 def index(request: ChatRequest) -> HttpResponse:
     latest = Conversation.objects.filter(user=request.user).first()
-    if latest is not None and not latest.turns.exists():
+    if latest is not None and not latest.turns.exists() and not request.GET:
         return redirect("chat:conversation", pk=latest.pk)
-    return render(request, "chat/conversation.html", _context(request, None))
+    return _page(request, None)
 
 
 @login_required
 @require_POST
 def new_conversation(request: ChatRequest) -> HttpResponse:
-    conversation = Conversation.objects.create(user=request.user)
+    # An empty conversation is reused: "+ Hội thoại mới" pressed ten times is one entry.
+    conversation = Conversation.objects.filter(
+        user=request.user, turns__isnull=True, title=""
+    ).first()
+    if conversation is None:
+        conversation = Conversation.objects.create(user=request.user)
+    else:
+        conversation.updated_at = timezone.now()
+        conversation.save(update_fields=["updated_at"])
     url = reverse("chat:conversation", args=[conversation.pk])
     if request.htmx:
         response = HttpResponse(status=204)
@@ -90,7 +165,7 @@ def new_conversation(request: ChatRequest) -> HttpResponse:
 @login_required
 def conversation(request: ChatRequest, pk: int) -> HttpResponse:
     conv = get_object_or_404(Conversation, pk=pk, user=request.user)
-    return render(request, "chat/conversation.html", _context(request, conv))
+    return _page(request, conv)
 
 
 @login_required
@@ -104,15 +179,16 @@ def ask(request: ChatRequest, pk: int | None = None) -> HttpResponse:
     turn = ask_in_conversation(conv, request.POST.get("question", ""))
     if request.htmx:
         html: str = render_to_string("chat/conversation.html#turn", {"turn": turn}, request=request)
+        oob = {**_context(request, conv), "oob": True} if turn.order == 1 or pk is None else {}
         if turn.order == 1:
+            # The first turn names the conversation: its entry in the list says so at once.
             html += '<p id="welcome" hx-swap-oob="delete"></p>'
+            html += render_to_string("chat/conversation.html#history", oob, request=request)
         response = HttpResponse(html)
         if pk is None:
             # The page had no conversation yet: point the form at the new one.
-            oob = {**_context(request, conv), "oob": True}
-            html_form = render_to_string("chat/conversation.html#ask_form", oob, request=request)
-            html_history = render_to_string("chat/conversation.html#history", oob, request=request)
-            response = HttpResponse(html + html_form + html_history)
+            html += render_to_string("chat/conversation.html#ask_form", oob, request=request)
+            response = HttpResponse(html)
             response["HX-Push-Url"] = reverse("chat:conversation", args=[conv.pk])
         return response
     return redirect("chat:conversation", pk=conv.pk)

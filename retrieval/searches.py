@@ -171,7 +171,9 @@ def section(frame: QueryFrame, question: str) -> Retrieved:
             # ("Trẻ em 2 - 4 tuổi: 180 mg; …", the main dose table), else every band found.
             headings = _main_headings(evidence)
             offered = headings if len(headings) >= 2 else bands
-            replies = tuple(_spread(sorted(offered, key=youngest_first), 4))
+            # Every band the book prints (paracetamol: 9; four left a child of 1 or 3 years
+            # without a button, issue 22); the chat groups them by age and weight.
+            replies = tuple(_spread(sorted(offered, key=youngest_first), 24))
             frame = replace(
                 frame,
                 needs_clarify=True,

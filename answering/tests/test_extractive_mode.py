@@ -30,7 +30,9 @@ def test_a_childs_dose_without_age_or_weight_asks_back_with_the_books_bands() ->
     result = ask("Cho mình xin liều paracetamol cho trẻ em với")
     assert result.decision == "clarify"
     assert "tuổi" in result.answer_text and "kg" in result.answer_text
-    assert 2 <= len(result.quick_replies) <= 4
+    # Every band heading of the main dose paragraph, youngest first (issue 22).
+    assert len(result.quick_replies) >= 9
+    assert result.quick_replies[0] == "Trẻ em 3 - 6 tháng tuổi"
     assert all(len(r) <= 40 for r in result.quick_replies)
     book = " ".join(c.text for c in ask("Liều paracetamol cho trẻ 2 - 4 tuổi").citations)
     assert all(reply in book for reply in result.quick_replies)

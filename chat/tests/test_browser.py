@@ -100,7 +100,7 @@ def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_an_abstain_and_an_er
         expect(answer.locator(".disclaimer")).to_contain_text("không thay thế chỉ định của bác sĩ")
         expect(page.locator("#question")).to_be_enabled()
         answer.locator("a.cite").first.click()
-        expect(answer.locator(".citations details[open] blockquote").first).to_be_visible()
+        expect(answer.locator(".citations details[open] .quote").first).to_be_visible()
         answer.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "chat-answer.png"))
 

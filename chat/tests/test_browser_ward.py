@@ -1,0 +1,313 @@
+"""The chat page as the ward uses it (issue 22), in Debian's headless Chromium: a phone at 320
+and 390 px, a desktop at 1440 px and at 200 % zoom; tables, keyboard, waiting and failing,
+quick replies; axe-core (vendored, chat/tests/vendor/axe-core) on every state.
+
+One runserver process and one browser serve the module; the rows it commits (its users, their
+conversations, the one table it approves) are put back afterwards.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+
+from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+USER, PASSWORD = "dd_phong_benh", "duocthu-ward"
+# Widths (CSS px) and scale: 200 % zoom of a 1440 px screen lays out at 720 CSS px.
+SCREENS = {
+    "phone-320": {"width": 320, "height": 640, "scale": 2},
+    "phone-390": {"width": 390, "height": 844, "scale": 3},
+    "desktop-1440": {"width": 1440, "height": 900, "scale": 1},
+    "zoom-200": {"width": 720, "height": 450, "scale": 2},
+}
+# A pasted question of long words: its title (80 characters) has no place to wrap.
+LONG_TITLE = "Liều" + "Methylprednisolonnatrisuccinat" * 4 + " vancomycin" * 6
+
+
+@pytest.fixture(scope="module")
+def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium); CI installs it")
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.auth.models import User
+    from django.db import connection
+
+    from chat.conversation import ask_in_conversation
+    from chat.models import Conversation
+    from corpus.models import Chunk
+
+    with django_db_blocker.unblock():
+        User.objects.filter(username=USER).delete()
+        user = User.objects.create_user(USER)
+        user.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
+        user.save()
+        # The vancomycin renal-dose table, as once a pharmacist approved it.
+        table = Chunk.objects.get(
+            section__drug__drug_id="vancomycin",
+            section__section_key="lieu_luong_va_cach_dung",
+            kind=Chunk.Kind.TABLE,
+        )
+        kept = Chunk.objects.filter(pk=table.pk).values(
+            "requires_visual_check", "has_quarantined_content", "review_state"
+        )[0]
+        Chunk.objects.filter(pk=table.pk).update(
+            requires_visual_check=False,
+            has_quarantined_content=False,
+            review_state=Chunk.Review.APPROVED,
+        )
+        # A long conversation (nine answered turns), and one with a title as long as a
+        # pasted question: neither may widen the page.
+        long_one = Conversation.objects.create(user=user)
+        for _ in range(9):
+            ask_in_conversation(long_one, "Paracetamol chống chỉ định gì?")
+        ask_in_conversation(Conversation.objects.create(user=user), LONG_TITLE)
+        db = connection.settings_dict
+        url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_DEBUG": "true",
+        "ANSWER_PROVIDER": "disabled",
+        "DUOCTHU_RUN_JOBS_INLINE": "true",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/login/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        # Django refuses database calls inside Playwright's event loop: the rows are put
+        # back after it is closed.
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            yield {"base": base, "browser": browser, "long_one": long_one.pk}
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+        with django_db_blocker.unblock():
+            Chunk.objects.filter(pk=table.pk).update(**kept)
+            User.objects.filter(username=USER).delete()
+
+
+def _page(app: dict[str, Any], screen: str, path: str = "/") -> Any:
+    size = SCREENS[screen]
+    context = app["browser"].new_context(
+        viewport={"width": size["width"], "height": size["height"]},
+        device_scale_factor=size["scale"],
+        locale="vi-VN",
+        bypass_csp=True,  # lets the test inject axe-core; the app's own pages run none inline
+    )
+    page = context.new_page()
+    page.goto(app["base"] + "/login/")
+    page.fill("#id_username", USER)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#question")
+    if path != "/":
+        page.goto(app["base"] + path)
+        page.wait_for_selector("#question")
+    return page
+
+
+def _axe(page: Any, state: str) -> None:
+    """axe-core's WCAG 2 A/AA rules and best practices: no violation on this state."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"
+    )
+    assert violations == [], f"axe on {state}: {violations}"
+
+
+def _no_horizontal_overflow(page: Any, state: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.evaluate("window.innerWidth")
+    assert width <= viewport, f"{state}: the page is {width} px wide on a {viewport} px screen"
+
+
+def _header_in_view(page: Any, state: str) -> None:
+    """The brand, "+ Hội thoại mới" and logout are on the screen (the desktop layout never
+    scrolls the page), or at the top of the page a phone scrolls back to."""
+    if page.evaluate("window.innerWidth") <= 720:
+        page.evaluate("window.scrollTo(0, 0)")
+    for selector in (".brand", "button.new", ".logout button"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["y"] >= 0, f"{state}: {selector} is off the screen"
+        assert box["y"] + box["height"] <= page.evaluate("window.innerHeight"), (
+            f"{state}: {selector} is below the screen"
+        )
+
+
+ANSWERED = "#turns .turn:not(.pending):not(.turn-error)"
+
+
+def _send(page: Any, question: str) -> Any:
+    before = page.locator(ANSWERED).count()
+    page.fill("#question", question)
+    page.press("#question", "Enter")
+    page.wait_for_function(
+        f"document.querySelectorAll('{ANSWERED}').length > {before}", timeout=30_000
+    )
+    return page.locator(ANSWERED).last
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_page_holds_at_every_width_with_the_header_reachable_and_focus_in_the_box(
+    ward_app: dict[str, Any], screen: str
+) -> None:
+    page = _page(ward_app, screen, f"/c/{ward_app['long_one']}/")
+    _no_horizontal_overflow(page, f"{screen}, nine turns")
+    turn = _send(page, "Liều paracetamol cho người lớn?")  # the tenth answer
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
+    assert page.locator("#question").input_value() == ""
+    turn.locator("a.cite").first.click()
+    turn.locator(".citations li details[open] .quote").first.wait_for(state="visible")
+    page.wait_for_timeout(400)  # the smooth scroll inside the pane
+    _no_horizontal_overflow(page, f"{screen}, after a citation click")
+    if SCREENS[screen]["width"] > 720:
+        assert page.evaluate("document.scrollingElement.scrollTop") == 0, "the page itself moved"
+    _header_in_view(page, screen)
+    page.screenshot(path=str(SHOTS / f"ward-{screen}.png"))
+    _axe(page, f"{screen} answer")
+    page.context.close()
+
+
+def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
+    ward_app: dict[str, Any],
+) -> None:
+    page = _page(ward_app, "desktop-1440")
+    turn = _send(page, "Liều vancomycin cho người suy thận Clcr 40 ml/phút?")
+    table = turn.locator(".card-answer .claim table").first
+    table.wait_for(state="visible")
+    assert table.locator("th").first.inner_text().startswith("Độ thanh thải creatinin Clcr")
+    marked = table.locator("tr.patient-row")
+    assert marked.count() == 1 and marked.locator("td").first.inner_text() == "40"
+    assert "|" not in table.inner_text() and "<br>" not in turn.inner_text()
+    assert "Clcr: 40" in turn.locator(".understood").inner_text()
+    table.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "ward-table.png"))
+    _axe(page, "a table answer")
+
+    # Copying a dose line carries its citation.
+    copy = turn.locator(".claim button.copy").first
+    copy.click()
+    copied = copy.get_attribute("data-copied")
+    assert copied and "Dược thư QG 2018: VANCOMYCIN" in copied and "trang" in copied
+
+    clarify = _send(page, "Cho mình xin liều paracetamol cho trẻ em với")
+    buttons = clarify.locator("button.quick-reply")
+    labels = [b.strip() for b in buttons.all_inner_texts()]
+    assert (
+        len(labels) == 9 and "Trẻ em 6 tháng - 2 tuổi" in labels and "Trẻ em 2 - 4 tuổi" in labels
+    )
+    assert clarify.locator(".group-label").count() >= 2
+    assert "PARACETAMOL" in clarify.locator(".clarify-title").inner_text()
+    clarify.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "ward-clarify.png"))
+    _axe(page, "a clarify card with grouped quick replies")
+    buttons.filter(has_text="Trẻ em 2 - 4 tuổi").click()
+    page.wait_for_selector("#turns .turn:last-child .card-answer .claim.asked")
+    asked = page.locator("#turns .turn:last-child .claim.asked")
+    assert asked.count() == 1 and "Trẻ em 2 - 4 tuổi: 180 mg" in asked.inner_text()
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
+
+    abstain = _send(page, "Chó nhà tôi bị sốt, cho uống ibuprofen liều bao nhiêu?")
+    assert abstain.locator(".card-abstain").count() == 1
+    _axe(page, "an abstain card")
+    page.context.close()
+
+
+def test_a_hung_request_ends_in_one_error_card_with_gui_lai_and_a_cancel(
+    ward_app: dict[str, Any],
+) -> None:
+    page = _page(ward_app, "phone-390")
+    assert page.evaluate("htmx.config.timeout") == settings.ANSWER_BUDGET_SECONDS * 1000 + 5000
+    _axe(page, "the empty page")
+    page.evaluate("htmx.config.timeout = 800")  # the server's budget, shortened for the test
+    page.route("**/ask/", lambda route: None)  # the server never answers
+    question = "Liều paracetamol cho người lớn?"
+    page.fill("#question", question)
+    page.press("#question", "Enter")
+    echo = page.locator("#turns .turn.pending")
+    assert echo.inner_text().count(question) == 1  # echoed at once, while waiting
+    progress = page.locator("#thinking")
+    assert progress.is_visible()
+    box = progress.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844, "progress line below the fold"
+    page.screenshot(path=str(SHOTS / "ward-waiting.png"))
+    card = page.locator(".turn-error .card-error")
+    card.wait_for(state="visible", timeout=10_000)
+    assert "quá lâu" in card.inner_text() and page.locator("button.retry").inner_text() == "Gửi lại"
+    assert page.locator("#question").input_value() == question
+    page.screenshot(path=str(SHOTS / "ward-error.png"))
+    _axe(page, "an error card")
+    # A second failure replaces the card instead of stacking another.
+    page.locator("button.retry").click()
+    page.wait_for_selector(".turn-error .card-error", timeout=10_000)
+    assert page.locator(".turn-error").count() == 1
+    # Cancel: waiting stops, the question is back in the box and can be sent.
+    page.evaluate("htmx.config.timeout = 0")
+    page.locator("button.retry").click()
+    page.locator("#cancel").click()
+    page.wait_for_function("!document.querySelector('#turns .turn.pending')")
+    assert page.locator("#question").is_enabled()
+    assert page.locator("#question").input_value() == question
+    page.unroute("**/ask/")
+    page.locator("#question").press("Enter")
+    page.wait_for_selector("#turns .card-answer", timeout=30_000)
+    assert page.locator(".turn-error").count() == 0
+    page.context.close()
+
+
+def test_the_conversation_list_is_dated_searchable_paged_and_retitled_at_once(
+    ward_app: dict[str, Any],
+) -> None:
+    page = _page(ward_app, "desktop-1440")
+    assert page.locator("#history li time").count() >= 2
+    entries = page.locator("#history li").count()
+    page.click("button.new")
+    page.wait_for_selector("#question")
+    page.click("button.new")  # twice: still one empty conversation
+    page.wait_for_selector("#question")
+    assert page.locator("#history li").count() == entries + 1
+    assert page.locator("#history li.current .title").inner_text() == "Hội thoại mới"
+    _send(page, "Omeprazol tương tác thuốc gì?")
+    page.wait_for_function(
+        "document.querySelector('#history li.current .title').textContent.startsWith('Omeprazol')"
+    )
+    # Searched by the words of the questions, typed without diacritics.
+    page.fill("#history-q", "omeprazol tuong tac")
+    page.wait_for_function("document.querySelectorAll('#history li .title').length === 1")
+    assert page.locator("#history li .title").inner_text().startswith("Omeprazol tương tác")
+    page.fill("#history-q", "khong co cau hoi nay")
+    page.wait_for_selector("#history li.empty")
+    _axe(page, "the conversation list searched")
+    page.context.close()
