@@ -1,21 +1,16 @@
+from functools import partial
 from typing import Any
 
-from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.postgres.search import SearchQuery
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.http import HttpRequest
+from django.urls import URLPattern, path
 
-from corpus.access import is_reviewer
 from corpus.admin_names import AliasInline, ReviewersEdit  # also registers the name tables
 from corpus.admin_red_flags import RedFlagAdmin  # noqa: F401 - registers it
-from corpus.jobs import enqueue_stale_embeddings
+from corpus.admin_review import preview_view, review_queue_view, review_view
 from corpus.models import (
-    REVIEWER_GROUP,
     BookIndexEntry,
     Chunk,
     ChunkReview,
@@ -23,7 +18,6 @@ from corpus.models import (
     IngestRun,
     Section,
 )
-from corpus.tables import table_rows
 
 
 class SectionInline(admin.TabularInline):
@@ -149,41 +143,6 @@ class QuarantineFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ReviewForm(forms.Form):
-    # A pharmacist's three decisions, spelled as the history records them.
-    DECISIONS = [
-        (d.value, d.label)
-        for d in (
-            ChunkReview.Decision.APPROVED,
-            ChunkReview.Decision.EDITED,
-            ChunkReview.Decision.KEPT,
-        )
-    ]
-    decision = forms.ChoiceField(choices=DECISIONS, widget=forms.RadioSelect, label="Quyết định")
-    text = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 12, "cols": 100}),
-        required=False,
-        label="Văn bản (khi sửa)",
-    )
-    note = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2, "cols": 100}), required=False, label="Ghi chú"
-    )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if (
-            data.get("decision") == ChunkReview.Decision.EDITED
-            and not (data.get("text") or "").strip()
-        ):
-            raise forms.ValidationError("Sửa và duyệt cần văn bản đã sửa.")
-        if (
-            data.get("decision") == ChunkReview.Decision.KEPT
-            and not (data.get("note") or "").strip()
-        ):
-            raise forms.ValidationError("Giữ cách ly cần ghi chú lý do.")
-        return data
-
-
 @admin.register(Chunk)
 class ChunkAdmin(_BookOnly, admin.ModelAdmin):
     list_display = (
@@ -226,81 +185,25 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
         return False
 
     def get_urls(self) -> list[URLPattern]:
+        # The review queue's views live in corpus/admin_review.py.
         own = [
             path(
                 "review/",
-                self.admin_site.admin_view(self.review_queue_view),
+                self.admin_site.admin_view(partial(review_queue_view, self)),
                 name="corpus_chunk_review_queue",
             ),
             path(
+                "review/preview/",
+                self.admin_site.admin_view(partial(preview_view, self)),
+                name="corpus_chunk_review_preview",
+            ),
+            path(
                 "<int:pk>/review/",
-                self.admin_site.admin_view(self.review_view),
+                self.admin_site.admin_view(partial(review_view, self)),
                 name="corpus_chunk_review",
             ),
         ]
         return own + super().get_urls()
-
-    def review_queue_view(self, request: HttpRequest) -> HttpResponse:
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        chunks = (
-            Chunk.objects.awaiting_review()
-            .select_related("section__drug")
-            .order_by("created_at", "id")
-        )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Hàng chờ kiểm tra bản in",
-            "chunks": chunks,
-            "count": chunks.count(),
-            "is_reviewer": is_reviewer(request.user),
-            "opts": self.model._meta,
-        }
-        return TemplateResponse(request, "admin/corpus/chunk/review_queue.html", context)
-
-    def review_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        chunk = get_object_or_404(Chunk.objects.select_related("section__drug"), pk=pk)
-        reviewer = is_reviewer(request.user)
-        if request.method == "POST":
-            user = request.user
-            if not reviewer or not user.is_authenticated:
-                raise PermissionDenied(f"Chỉ thành viên nhóm «{REVIEWER_GROUP}» được quyết định.")
-            form = ReviewForm(request.POST)
-            if form.is_valid():
-                decision = form.cleaned_data["decision"]
-                note = form.cleaned_data["note"]
-                if decision == ChunkReview.Decision.APPROVED:
-                    chunk.approve(by=user, note=note)
-                elif decision == ChunkReview.Decision.EDITED:
-                    chunk.approve(by=user, note=note, text=form.cleaned_data["text"])
-                else:
-                    chunk.keep_quarantined(by=user, note=note)
-                # This chunk's new text, and any embedding lost while Redis was down.
-                enqueue_stale_embeddings()
-                self.message_user(request, f"Đã ghi quyết định cho {chunk}.", messages.SUCCESS)
-                return HttpResponseRedirect(reverse("admin:corpus_chunk_review_queue"))
-        else:
-            form = ReviewForm(initial={"text": chunk.text})
-        neighbours = chunk.section.chunks.filter(
-            part_index__in=[chunk.part_index - 1, chunk.part_index + 1]
-        ).order_by("part_index")
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Kiểm tra: {chunk.section.drug.heading} · {chunk.section.heading}",
-            "chunk": chunk,
-            "rows": table_rows(chunk.text) if chunk.kind == Chunk.Kind.TABLE else None,
-            "source_rows": table_rows(chunk.source_text)
-            if chunk.kind == Chunk.Kind.TABLE
-            else None,
-            "neighbours": neighbours,
-            "history": chunk.reviews.select_related("user"),
-            "form": form,
-            "is_reviewer": reviewer,
-            "opts": self.model._meta,
-        }
-        return TemplateResponse(request, "admin/corpus/chunk/review.html", context)
 
 
 @admin.register(ChunkReview)

@@ -46,7 +46,7 @@ _TAGS = {
     "td",
 }
 _ATTRIBUTES = {
-    "div": {"tabindex", "role", "aria-label"},
+    "div": {"tabindex"},
     "th": {"scope"},
 }
 # Classes are allowed by name only (nh3 wants them here, not among the attributes).
@@ -98,9 +98,9 @@ def render_book_text(text: str, mark: RowMarker | None = None) -> str:
         _mark_rows(tokens, mark)
     html = md.renderer.render(tokens, md.options, {})
     # A wide table scrolls inside its card, and the scrolling box is reachable by keyboard.
-    html = html.replace(
-        "<table>", '<div class="table-wrap" tabindex="0" role="region" aria-label="Bảng"><table>'
-    ).replace("</table>", "</table></div>")
+    html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
+        "</table>", "</table></div>"
+    )
     return nh3.clean(
         html, tags=_TAGS, attributes=_ATTRIBUTES, allowed_classes=_CLASSES, link_rel=None
     )

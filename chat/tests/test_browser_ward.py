@@ -23,7 +23,7 @@ from django.conf import settings
 from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-USER, PASSWORD = "dd_phong_benh", "duocthu-ward"
+USER, REVIEWER, PASSWORD = "dd_phong_benh", "ds_duyet_bang", "duocthu-ward"
 # Widths (CSS px) and scale: 200 % zoom of a 1440 px screen lays out at 720 CSS px.
 SCREENS = {
     "phone-320": {"width": 320, "height": 640, "scale": 2},
@@ -52,6 +52,15 @@ def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  #
         user = User.objects.create_user(USER)
         user.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
         user.save()
+        from django.contrib.auth.models import Group
+
+        from corpus.models import REVIEWER_GROUP
+
+        User.objects.filter(username=REVIEWER).delete()
+        pharmacist = User.objects.create_user(REVIEWER, is_staff=True)
+        pharmacist.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
+        pharmacist.save()
+        pharmacist.groups.add(Group.objects.get(name=REVIEWER_GROUP))
         # The vancomycin renal-dose table, as once a pharmacist approved it.
         table = Chunk.objects.get(
             section__drug__drug_id="vancomycin",
@@ -106,14 +115,19 @@ def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  #
         # back after it is closed.
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            yield {"base": base, "browser": browser, "long_one": long_one.pk}
+            yield {
+                "base": base,
+                "browser": browser,
+                "long_one": long_one.pk,
+                "table": table.pk,
+            }
             browser.close()
     finally:
         server.terminate()
         server.wait(10)
         with django_db_blocker.unblock():
             Chunk.objects.filter(pk=table.pk).update(**kept)
-            User.objects.filter(username=USER).delete()
+            User.objects.filter(username__in=[USER, REVIEWER]).delete()
 
 
 def _page(app: dict[str, Any], screen: str, path: str = "/") -> Any:
@@ -311,3 +325,30 @@ def test_the_conversation_list_is_dated_searchable_paged_and_retitled_at_once(
     page.wait_for_selector("#history li.empty")
     _axe(page, "the conversation list searched")
     page.context.close()
+
+
+def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
+    ward_app: dict[str, Any],
+) -> None:
+    context = ward_app["browser"].new_context(
+        viewport={"width": 1440, "height": 900}, locale="vi-VN", bypass_csp=True
+    )
+    page = context.new_page()
+    page.goto(ward_app["base"] + "/admin/login/")
+    page.fill("#id_username", REVIEWER)
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.goto(ward_app["base"] + "/admin/corpus/chunk/review/?kind=table")
+    assert page.locator("#review-queue tbody tr").count() >= 20
+    page.screenshot(path=str(SHOTS / "ward-review-queue.png"))
+    _axe(page, "the review queue")
+    page.select_option("#f-drug", "vancomycin")
+    page.click(".queue-filters input[type=submit]")
+    page.locator("#review-queue tbody a").first.click()
+    page.wait_for_selector("#preview table")
+    _axe(page, "a review page")
+    page.fill("#id_text", "| Clcr | Liều |\n|---|---|\n| 40 | 620<br>mg |")
+    page.wait_for_selector("#preview td:has-text('620')")
+    assert page.locator("#preview td br").count() == 1
+    page.screenshot(path=str(SHOTS / "ward-review.png"), full_page=True)
+    context.close()
