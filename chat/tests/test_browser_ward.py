@@ -190,6 +190,8 @@ def _send(page: Any, question: str) -> Any:
     page.wait_for_function(
         f"document.querySelectorAll('{ANSWERED}').length > {before}", timeout=30_000
     )
+    # The echo shown while waiting gives way to the answer.
+    page.wait_for_function("!document.querySelector('#turns .turn.pending')", timeout=5_000)
     return page.locator(ANSWERED).last
 
 

@@ -78,8 +78,11 @@
     return was;
   }
 
+  // A question's request ends here, also when its form was replaced while it ran (the first
+  // question of a page: htmx then reports on the nearest element still in the page).
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (!pending || event.detail.elt !== pending.elt) return;
+    var target = event.detail.target;
+    if (!pending || !target || target.id !== "turns") return;
     if (event.detail.successful) {
       settle();
       var question = box();
