@@ -78,8 +78,10 @@ def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  #
         # A long conversation (nine answered turns), and one with a title as long as a
         # pasted question: neither may widen the page.
         long_one = Conversation.objects.create(user=user)
-        for _ in range(9):
-            ask_in_conversation(long_one, "Paracetamol chống chỉ định gì?")
+        first = ask_in_conversation(long_one, "Paracetamol chống chỉ định gì?")
+        for order in range(2, 10):  # the same answered turn, recorded eight more times
+            first.pk, first.order = None, order
+            first.save()
         ask_in_conversation(Conversation.objects.create(user=user), LONG_TITLE)
         db = connection.settings_dict
         url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"
