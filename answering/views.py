@@ -1,8 +1,10 @@
 import hmac
+import os
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
@@ -15,4 +17,10 @@ def metrics(request: HttpRequest) -> HttpResponse:
     )
     if not allowed:
         return HttpResponseForbidden("Cần đăng nhập tài khoản quản trị hoặc METRICS_TOKEN.")
+    # Under gunicorn (gunicorn.conf.py sets PROMETHEUS_MULTIPROC_DIR) every worker writes its
+    # counts to that folder and a scrape sums them: one worker's counts alternated before.
+    if directory := os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=directory)
+        return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
     return HttpResponse(generate_latest(), content_type=CONTENT_TYPE_LATEST)

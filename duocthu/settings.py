@@ -72,6 +72,12 @@ else:
             "DJANGO_DEBUG is off: set ALLOWED_HOSTS to the intranet host names, comma-separated."
         )
     SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+    # Django's own bar (check --deploy, security.W009): a one-character key used to serve.
+    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is too short: use at least 50 random characters, e.g. "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
 
 INSTALLED_APPS = [
@@ -91,9 +97,13 @@ INSTALLED_APPS = [
     "retrieval",
     "answering",
     "chat",
+    "duocthu",  # the database checks, setup_production, migrate_locked, the error pages
 ]
 
 MIDDLEWARE = [
+    # First: the load balancer's probe needs no host name, no TLS redirect and no session.
+    "duocthu.health.HealthCheckMiddleware",
+    "duocthu.clients.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -162,15 +172,19 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Outside the code checkout in production (the service user may not write there), e.g.
+# STATIC_ROOT=/var/lib/duocthu/static; bin/serve collects into it.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+if DEBUG:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "duocthu" / "static"]
 # Serve static files straight from the app folders in development (no collectstatic step).
 WHITENOISE_USE_FINDERS = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        # Hashed names: a new version's files never meet a browser's cached old ones.
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
@@ -238,9 +252,19 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-# Behind a proxy the client address comes from X-Forwarded-For (AXES_IPWARE_PROXY_COUNT=1).
-AXES_IPWARE_PROXY_COUNT = env_int("AXES_IPWARE_PROXY_COUNT", 0) or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# The client address behind the proxies (duocthu/clients.py), for the lockout, the access log
+# and the app's log lines: X-Forwarded-For is read only from a peer in FORWARDED_ALLOW_IPS (the
+# variable gunicorn reads too), and only the TRUSTED_PROXY_COUNT entries the proxies appended.
+AXES_CLIENT_IP_CALLABLE = "duocthu.clients.client_address"
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", ["127.0.0.1", "::1"])
+if os.environ.get("AXES_IPWARE_PROXY_COUNT"):
+    # Its meaning was ipware's (proxies listed in the header), where 1 gave an empty address.
+    raise ImproperlyConfigured(
+        "AXES_IPWARE_PROXY_COUNT is no longer read: set TRUSTED_PROXY_COUNT to the number of "
+        "proxies in front of gunicorn (nginx alone: 1) and FORWARDED_ALLOW_IPS to the address "
+        "of the one that connects to gunicorn."
+    )
 
 # /metrics: staff who are logged in, or a scraper sending "Authorization: Bearer <token>".
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
@@ -284,10 +308,35 @@ if UNDERSTANDING not in ("model", "deterministic"):
     raise ImproperlyConfigured("UNDERSTANDING must be model or deterministic.")
 AWS_REGION = env_str("AWS_REGION", "us-east-1")
 
+# One line per event: ISO time with its offset (the process's TZ is TIME_ZONE, gunicorn.conf.py
+# sets the same), level, logger, the client address behind the proxies, the message.
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(client)s] %(message)s"
+LOG_DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
+    "filters": {"client": {"()": "duocthu.clients.ClientAddressLogFilter"}},
+    "formatters": {"line": {"format": LOG_FORMAT, "datefmt": LOG_DATE_FORMAT}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "line", "filters": ["client"]}
+    },
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     "loggers": {"duocthu": {"level": "INFO"}},
 }
+
+# Optional error reporting (pip install '.[sentry]'). Questions may carry patient details:
+# no request body, no cookies, no user data leave the hospital with an event.
+if SENTRY_DSN := env_str("SENTRY_DSN", ""):
+    try:
+        import sentry_sdk
+    except ImportError as exc:
+        raise ImproperlyConfigured(
+            "SENTRY_DSN is set but sentry-sdk is not installed: pip install '.[sentry]'."
+        ) from exc
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+        max_request_body_size="never",
+        traces_sample_rate=0.0,
+    )

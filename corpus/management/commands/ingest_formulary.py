@@ -5,6 +5,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from corpus.ingest import ingest_formulary
 from corpus.markdown import CorpusFormatError
@@ -35,6 +37,15 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Before migrate it crashed half-way on "relation corpus_section does not exist".
+        executor = MigrationExecutor(connection)
+        pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        if pending:
+            raise CommandError(
+                f"Cơ sở dữ liệu chưa được migrate ({len(pending)} migration chưa chạy, "
+                f"đầu tiên {pending[0][0].app_label}.{pending[0][0].name}); không có gì thay "
+                "đổi. Chạy `python manage.py migrate_locked` (hoặc bin/serve) trước."
+            )
         path = Path(options["path"] or settings.DUOCTHU_CORPUS_DIR)
         if not path.exists():
             raise CommandError(

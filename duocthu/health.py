@@ -1,0 +1,56 @@
+"""`/healthz` for the TLS proxy and the load balancer (issue 21): 200 while this process can
+query the database and every migration of this code is applied, 503 otherwise.
+
+Answered before any other middleware: the probe comes by address (no ALLOWED_HOSTS name), on
+plain HTTP (no TLS redirect), with no session, and is never counted by the login lockout.
+"""
+
+import logging
+from collections.abc import Callable
+
+from django.db import DatabaseError, connection
+from django.db.migrations.executor import MigrationExecutor
+from django.http import HttpRequest, HttpResponse
+
+logger = logging.getLogger("duocthu.health")
+
+PATH = "/healthz"
+# Once this code's migrations are applied they stay applied for the life of the process (a
+# new version is a new process); the database itself is asked on every probe.
+_migrated = False
+
+
+def pending_migrations() -> list[str]:
+    """Migrations of this code not yet applied to the database, as app.name."""
+    executor = MigrationExecutor(connection)
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    return [f"{migration.app_label}.{migration.name}" for migration, _ in plan]
+
+
+def health() -> tuple[int, str]:
+    global _migrated
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        if not _migrated:
+            pending = pending_migrations()
+            if pending:
+                return 503, "migrations pending: " + ", ".join(pending)
+            _migrated = True
+    except DatabaseError as exc:
+        logger.warning("health check: database unavailable: %r", exc)
+        return 503, "database unavailable"
+    return 200, "ok"
+
+
+class HealthCheckMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info != PATH:
+            return self.get_response(request)
+        status, text = health()
+        response = HttpResponse(text + "\n", status=status, content_type="text/plain")
+        response["Cache-Control"] = "no-store"
+        return response
