@@ -9,34 +9,35 @@ import logging
 from collections.abc import Callable
 
 from django.db import DatabaseError, connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse
 
 logger = logging.getLogger("duocthu.health")
 
 PATH = "/healthz"
-# Once this code's migrations are applied they stay applied for the life of the process (a
-# new version is a new process); the database itself is asked on every probe.
-_migrated = False
+# Once this code's migrations are applied to a database they stay applied for the life of the
+# process (a new version is a new process); the database itself is asked on every probe.
+_migrated: set[tuple[str, str]] = set()
 
 
-def pending_migrations() -> list[str]:
+def pending_migrations(db: BaseDatabaseWrapper = connection) -> list[str]:
     """Migrations of this code not yet applied to the database, as app.name."""
-    executor = MigrationExecutor(connection)
+    executor = MigrationExecutor(db)
     plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
     return [f"{migration.app_label}.{migration.name}" for migration, _ in plan]
 
 
-def health() -> tuple[int, str]:
-    global _migrated
+def health(db: BaseDatabaseWrapper = connection) -> tuple[int, str]:
+    key = (str(db.settings_dict["HOST"]), str(db.settings_dict["NAME"]))
     try:
-        with connection.cursor() as cursor:
+        with db.cursor() as cursor:
             cursor.execute("SELECT 1")
-        if not _migrated:
-            pending = pending_migrations()
+        if key not in _migrated:
+            pending = pending_migrations(db)
             if pending:
                 return 503, "migrations pending: " + ", ".join(pending)
-            _migrated = True
+            _migrated.add(key)
     except DatabaseError as exc:
         logger.warning("health check: database unavailable: %r", exc)
         return 503, "database unavailable"

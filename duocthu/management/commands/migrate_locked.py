@@ -20,6 +20,7 @@ class Command(BaseCommand):
             cursor.execute("SELECT pg_try_advisory_lock(%s)", [MIGRATE_LOCK])
             if not cursor.fetchone()[0]:
                 self.stdout.write("Another host is migrating; waiting for it.")
+                self.stdout.flush()
                 cursor.execute("SELECT pg_advisory_lock(%s)", [MIGRATE_LOCK])
             try:
                 call_command("migrate", interactive=False, verbosity=options["verbosity"])
