@@ -60,7 +60,9 @@ logconfig_dict = {
 # prometheus_client's multiprocess mode: each worker writes its counts under this folder and
 # /metrics sums them, so counts survive recycled workers and graceful reloads (HUP); a full
 # restart starts them at zero again, which Prometheus' rate() and increase() expect.
-metrics_dir = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or VAR_DIR / "prometheus")
+# DUOCTHU_METRICS_DIR, not PROMETHEUS_MULTIPROC_DIR in the environment file: set there, every
+# manage.py command would write (and fail) in multiprocess mode too.
+metrics_dir = Path(os.environ.get("DUOCTHU_METRICS_DIR") or VAR_DIR / "prometheus")
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
 

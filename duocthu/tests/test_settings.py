@@ -30,7 +30,7 @@ def test_production_without_a_secret_key_names_the_variable() -> None:
 
 def test_production_without_a_database_url_names_the_variable() -> None:
     run = _import_settings(
-        DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 50, ALLOWED_HOSTS="duocthu.bv.local"
+        DJANGO_DEBUG="false", DJANGO_SECRET_KEY="k3y-" + "z9Q!x7@Lm#" * 6, ALLOWED_HOSTS="duocthu.bv.local"
     )
     assert run.returncode != 0 and "set DATABASE_URL" in run.stderr
 
@@ -119,3 +119,42 @@ def test_check_deploy_is_clean_with_production_variables(test_database_url: str)
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no issues" in run.stdout
+
+
+def test_production_refuses_a_short_secret_key() -> None:
+    # A one-character key used to serve (issue 19.6).
+    run = _import_settings(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x", ALLOWED_HOSTS="bv.local")
+    assert run.returncode != 0 and "DJANGO_SECRET_KEY is too short" in run.stderr
+
+
+def test_the_old_proxy_count_variable_is_refused_with_its_replacement() -> None:
+    run = _import_settings(AXES_IPWARE_PROXY_COUNT="1")
+    assert run.returncode != 0 and "set TRUSTED_PROXY_COUNT" in run.stderr
+
+
+def test_a_sentry_dsn_starts_error_reporting_without_the_request_body() -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); import sentry_sdk; "
+            "o = sentry_sdk.get_client().options; "
+            "print(o['dsn'], o['send_default_pii'], o['max_request_body_size'])",
+        ],
+        cwd=settings.BASE_DIR,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "duocthu.settings",
+            "SENTRY_DSN": "http://key@127.0.0.1:9/1",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["http://key@127.0.0.1:9/1", "False", "never"]
+
+
+def test_gunicorn_logs_in_the_apps_time_zone() -> None:
+    text = (settings.BASE_DIR / "gunicorn.conf.py").read_text(encoding="utf-8")
+    assert f'TIME_ZONE = "{settings.TIME_ZONE}"' in text
