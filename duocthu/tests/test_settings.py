@@ -93,7 +93,14 @@ def test_a_deployment_that_only_sets_allowed_hosts_runs_with_debug_off() -> None
     assert run.returncode != 0 and "set DJANGO_SECRET_KEY" in run.stderr
 
 
-def test_check_deploy_is_clean_with_production_variables(test_database_url: str) -> None:  # type: ignore[no-untyped-def]
+def _example_environment() -> dict[str, str]:
+    """deploy/duocthu.env.example, as systemd's EnvironmentFile= reads it."""
+    lines = (settings.BASE_DIR / "deploy" / "duocthu.env.example").read_text().splitlines()
+    pairs = [line.split("=", 1) for line in lines if line.strip() and not line.startswith("#")]
+    return {key: value for key, value in pairs}
+
+
+def test_check_deploy_is_clean_with_the_example_environment_file(test_database_url: str) -> None:  # type: ignore[no-untyped-def]
     clean = {
         k: v
         for k, v in os.environ.items()
@@ -101,13 +108,10 @@ def test_check_deploy_is_clean_with_production_variables(test_database_url: str)
     }
     env = {
         **clean,
+        **_example_environment(),
         "DJANGO_SETTINGS_MODULE": "duocthu.settings",
-        "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": "k3y-" + "z9Q!x7@Lm#" * 6,
-        "ALLOWED_HOSTS": "duocthu.bv.local",
         "DATABASE_URL": test_database_url,
-        "CSRF_TRUSTED_ORIGINS": "https://duocthu.bv.local",
-        "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO",
     }
     run = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -119,6 +123,34 @@ def test_check_deploy_is_clean_with_production_variables(test_database_url: str)
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no issues" in run.stdout
+
+
+def test_the_service_units_run_what_the_checkout_holds() -> None:
+    import configparser
+
+    deploy = settings.BASE_DIR / "deploy"
+    units = sorted(deploy.glob("*.service"))
+    assert [u.name for u in units] == [
+        "duocthu-embed.service",
+        "duocthu-web.service",
+        "duocthu-worker.service",
+    ]
+    for unit in units:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read(unit)
+        service = parser["Service"]
+        assert service["User"] == "duocthu" and service["EnvironmentFile"].endswith("duocthu.env")
+        command = service["ExecStart"].split()
+        program = command[0].removeprefix("/opt/duocthu/")
+        assert program in ("bin/serve", ".venv/bin/python"), unit
+        if program == "bin/serve":
+            assert (settings.BASE_DIR / program).exists()
+        else:
+            assert command[1] == "manage.py"
+    timer = configparser.ConfigParser()
+    timer.read(deploy / "duocthu-embed.timer")
+    assert timer["Timer"]["OnCalendar"] == "hourly"
 
 
 def test_production_refuses_a_short_secret_key() -> None:
