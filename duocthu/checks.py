@@ -34,7 +34,7 @@ def _text(value: Any) -> Any:
 
 def _create_database_sql(name: str, owner: str) -> str:
     return (
-        f"CREATE DATABASE \"{name}\" OWNER \"{owner}\" ENCODING 'UTF8' "
+        f'CREATE DATABASE "{name}" OWNER "{owner}" ENCODING \'UTF8\' '
         "LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8' TEMPLATE template0;"
     )
 

@@ -102,7 +102,9 @@ def test_bin_serve_checks_migrates_collects_and_serves_with_debug_off(
 
 
 @pytest.mark.django_db
-def test_bin_serve_stops_at_the_check_on_a_sql_ascii_database(free_port: int, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_bin_serve_stops_at_the_check_on_a_sql_ascii_database(
+    free_port: int, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     db = connection.settings_dict
     server_args = {"host": db["HOST"], "port": db["PORT"], "user": db["USER"]}
     name = "dt_serve_ascii"

@@ -30,7 +30,9 @@ def test_production_without_a_secret_key_names_the_variable() -> None:
 
 def test_production_without_a_database_url_names_the_variable() -> None:
     run = _import_settings(
-        DJANGO_DEBUG="false", DJANGO_SECRET_KEY="k3y-" + "z9Q!x7@Lm#" * 6, ALLOWED_HOSTS="duocthu.bv.local"
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY="k3y-" + "z9Q!x7@Lm#" * 6,
+        ALLOWED_HOSTS="duocthu.bv.local",
     )
     assert run.returncode != 0 and "set DATABASE_URL" in run.stderr
 
