@@ -4,6 +4,7 @@ Development defaults are safe (loopback hosts, an embedded PostgreSQL under var/
 DJANGO_DEBUG off, anything that must be chosen on purpose fails with a message naming it.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -258,6 +259,14 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "duocthu.clients.client_address"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", ["127.0.0.1", "::1"])
+for _peer in set(FORWARDED_ALLOW_IPS) - {"*"}:
+    try:
+        ipaddress.ip_network(_peer, strict=False)
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"FORWARDED_ALLOW_IPS: {_peer!r} is not an address or network (e.g. 127.0.0.1, "
+            "10.0.0.0/24), comma-separated."
+        ) from exc
 if os.environ.get("AXES_IPWARE_PROXY_COUNT"):
     # Its meaning was ipware's (proxies listed in the header), where 1 gave an empty address.
     raise ImproperlyConfigured(

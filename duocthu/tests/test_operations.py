@@ -101,3 +101,31 @@ def test_error_pages_are_in_vietnamese() -> None:
     assert "không có quyền" in denied.content.decode()
     failed = defaults.server_error(request)
     assert failed.status_code == 500 and "Máy chủ gặp lỗi" in failed.content.decode()
+
+
+def test_setup_production_asks_for_the_first_administrator_at_a_terminal(
+    django_user_model, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    import getpass
+    import io
+
+    from django.core.management import call_command
+
+    # The terminal is the boundary here, as in Django's own createsuperuser tests.
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    django_user_model.objects.filter(is_superuser=True).delete()
+    monkeypatch.delenv("DJANGO_SUPERUSER_USERNAME", raising=False)
+    monkeypatch.setattr("sys.stdin", Terminal())
+    typed = iter(["qt_dau_tien", "qt@benhvien.local"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    monkeypatch.setattr(getpass, "getpass", lambda prompt="": "Mot-Mat-Khau-Dai-2026!")
+    out = io.StringIO()
+    call_command("setup_production", stdout=out)
+    assert "Tạo tài khoản quản trị đầu tiên" in out.getvalue()
+    admin = django_user_model.objects.get(username="qt_dau_tien")
+    assert admin.is_superuser and admin.check_password("Mot-Mat-Khau-Dai-2026!")
+    call_command("setup_production", stdout=out)  # the second run asks nothing
+    assert "Đã có tài khoản quản trị" in out.getvalue()

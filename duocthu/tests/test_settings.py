@@ -192,3 +192,8 @@ def test_a_sentry_dsn_starts_error_reporting_without_the_request_body() -> None:
 def test_gunicorn_logs_in_the_apps_time_zone() -> None:
     text = (settings.BASE_DIR / "gunicorn.conf.py").read_text(encoding="utf-8")
     assert f'TIME_ZONE = "{settings.TIME_ZONE}"' in text
+
+
+def test_a_malformed_trusted_proxy_address_is_refused_at_start() -> None:
+    run = _import_settings(FORWARDED_ALLOW_IPS="127.0.0.1,nginx.local")
+    assert run.returncode != 0 and "FORWARDED_ALLOW_IPS: 'nginx.local'" in run.stderr
