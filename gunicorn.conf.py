@@ -75,3 +75,10 @@ def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker: Any) -> None:
+    from duocthu.health import warm_worker
+
+    worker.notify()  # the warm-up counts against WEB_TIMEOUT from here, not from the fork
+    warm_worker()

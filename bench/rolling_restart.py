@@ -1,6 +1,7 @@
 """A rolling restart under load (issue 21): two `bin/serve` hosts on two ports of 127.0.0.1,
-clients asking turns all along, each turn sent to one host and, when that host refuses or
-answers 502/503, once to the other (what nginx's proxy_next_upstream does). Host A is stopped
+clients asking turns all along. Like a load balancer with active health checks, a turn goes
+to a host whose /healthz answered in the last half second and, when that host refuses or
+answers 502/503, once to the other (nginx's proxy_next_upstream). Host A is stopped
 (SIGTERM: gunicorn finishes the turns in hand) and started again, then host B once A's
 /healthz answers; then each gets a HUP (`systemctl reload`). Prints turns answered, retried
 on the other host, lost, and checks every answered turn was stored once.
@@ -61,7 +62,7 @@ def _start(port: int, scratch: Path) -> subprocess.Popen[bytes]:
 
 def _healthy(port: int) -> bool:
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
         conn.request("GET", "/healthz")
         return conn.getresponse().status == 200
     except OSError:
@@ -98,6 +99,18 @@ def main() -> None:
     counts: Counter[str] = Counter()
     lock = threading.Lock()
     stop = threading.Event()
+    # The balancer's view: /healthz of each host every half second (a host not answering
+    # within a second is out), as a load balancer with active health checks keeps it.
+    healthy = dict.fromkeys(ports, True)
+
+    def watch() -> None:
+        while not stop.is_set():
+            for port in ports:
+                healthy[port] = _healthy(port)
+            time.sleep(0.5)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
 
     def send(port: int, headers: dict[str, str], conversation: int, body: str) -> str:
         try:
@@ -123,6 +136,8 @@ def main() -> None:
         while not stop.is_set():
             body = urlencode({"question": QUESTIONS[k % len(QUESTIONS)]})
             first = ports[(n + k) % 2]
+            if not healthy[first]:
+                first = ports[1] if first == ports[0] else ports[0]
             status = send(first, headers, conversation, body)
             outcome = "answered"
             if status != "200":
@@ -158,6 +173,7 @@ def main() -> None:
     stop.set()
     for thread in threads:
         thread.join()
+    watcher.join()
     for server in servers:
         server.send_signal(signal.SIGTERM)
         server.wait(60)

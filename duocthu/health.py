@@ -55,3 +55,20 @@ class HealthCheckMiddleware:
         response = HttpResponse(text + "\n", status=status, content_type="text/plain")
         response["Cache-Control"] = "no-store"
         return response
+
+
+def warm_worker() -> None:
+    """Builds a new worker's name catalog and ranked index before it accepts a request
+    (gunicorn.conf.py's post_worker_init): the first turns on a restarted host waited for
+    them, and under load some ran past the client's timeout. A database that does not answer
+    is left for the requests to report (503)."""
+    from retrieval.catalog import get_resolver
+    from retrieval.ranked import get_index
+    from retrieval.turn_cache import one_turn
+
+    try:
+        with one_turn():
+            get_resolver()
+            get_index()
+    except DatabaseError as exc:
+        logger.warning("worker warm-up skipped: database unavailable: %r", exc)

@@ -34,6 +34,19 @@ def test_healthz_is_503_when_the_database_does_not_answer(free_port: int) -> Non
         gone.close()
 
 
+def test_a_new_worker_builds_its_catalog_and_index_before_the_first_request() -> None:
+    from duocthu.health import warm_worker
+    from retrieval import catalog, ranked
+
+    catalog._cached.clear()
+    ranked._index = None
+    warm_worker()
+    resolver = next(iter(catalog._cached.values()))
+    index = ranked._index
+    # The first turn finds both built.
+    assert catalog.get_resolver() is resolver and ranked.get_index() is index
+
+
 def test_metrics_sum_the_counts_of_every_worker_process(
     tmp_path: Path, django_user_model, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
