@@ -1,6 +1,7 @@
 """The name tables' own models: the pharmacists' abbreviations and the catalog stamp that
 tells every worker its cached drug-name resolver is stale (re-exported by corpus.models)."""
 
+import time
 from typing import Any
 
 from django.db import models
@@ -36,11 +37,14 @@ class ChunkStamp(models.Model):
 def bump_catalog() -> None:
     """Move the stamp: on saving or deleting a name row one at a time (the admin's edits),
     and by ingest after its bulk writes. (Not a signal receiver: a post_delete receiver makes
-    Django delete the book index row by row, 13k queries in one ingest.)"""
-    if not CatalogStamp.objects.filter(pk=1).update(
-        version=models.F("version") + 1, updated_at=timezone.now()
-    ):
-        CatalogStamp.objects.get_or_create(pk=1, defaults={"version": 1})
+    Django delete the book index row by row, 13k queries in one ingest.)
+
+    The version is the clock's nanoseconds, never the last version plus one: a rolled-back
+    edit's version would be given again to the next, different edit, and every worker would
+    keep the resolver it built for the rolled-back one."""
+    version = max(time.time_ns(), 1)
+    if not CatalogStamp.objects.filter(pk=1).update(version=version, updated_at=timezone.now()):
+        CatalogStamp.objects.get_or_create(pk=1, defaults={"version": version})
 
 
 class StampsCatalog:

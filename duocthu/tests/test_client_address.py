@@ -57,7 +57,7 @@ def test_forged_wrong_passwords_lock_out_the_forger_not_the_named_colleague(
     django_user_model.objects.create_user("ds_lan", password="mat-khau-dung-123")
     # The attacker at 10.6.6.6 writes the colleague's address; nginx appends the real one.
     attacker = Client(REMOTE_ADDR=NGINX, HTTP_X_FORWARDED_FOR="10.1.2.3, 10.6.6.6")
-    for _ in range(settings.AXES_FAILURE_LIMIT):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
         last = attacker.post("/login/", {"username": "ds_lan", "password": "sai"})
     assert last.status_code == 429
     colleague = Client(REMOTE_ADDR=NGINX, HTTP_X_FORWARDED_FOR="10.1.2.3")
