@@ -15,8 +15,9 @@ $(VENV)/.installed: pyproject.toml
 run: $(VENV)/.installed
 	bash bin/run
 
+# One xdist worker per core (2 here and in CI), each on its own test database (test_duocthu_gw0, …).
 test: $(VENV)/.installed
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n auto $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

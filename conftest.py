@@ -35,6 +35,27 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
         ensure_reviewer_group()
 
 
+# The longest-running test files (`--durations` of the whole suite), started first so that
+# under xdist (`make test`) they run side by side on both workers while the short tests fill
+# in around them, instead of one of them holding up the end of the run alone.
+LONGEST_FIRST = (
+    "chat/tests/test_browser.py",
+    "answering/tests/test_answers_unchanged.py",
+    "duocthu/tests/test_serving.py",
+    "retrieval/tests/test_evaluate_dev_set.py",
+    "answering/tests/test_numbers_in_the_book.py",
+    "corpus/tests/test_embedding_job.py",
+    "answering/tests/test_replay_small_models.py",
+    "corpus/tests/test_pdf_ingest.py",
+    "duocthu/tests/test_settings.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 # The monographs of a small copy of the book: a table to correct (cetirizin), plain prose
 # (omeprazol), an alias to curate (xanh methylen), and the first and last files of the
 # manifest (abacavir, warfarin) for errors early and late in a run.
