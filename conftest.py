@@ -22,17 +22,49 @@ def corpus_dir() -> Path:
     return CORPUS_DIR
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ignore[no-untyped-def]
+def _load_corpus(corpus_dir: Path) -> None:
     from corpus.access import ensure_reviewer_group
     from corpus.ingest import ingest_formulary
     from corpus.jobs import embed_chunks
 
+    settings.RUN_JOBS_INLINE = False
+    ingest_formulary(corpus_dir)
+    embed_chunks()
+    ensure_reviewer_group()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(  # type: ignore[no-untyped-def]
+    django_db_modify_db_settings_parallel_suffix,
+    request,
+    django_db_blocker,
+    django_db_keepdb,
+    corpus_dir,
+    tmp_path_factory,
+):
+    """Under xdist, each worker's database is a copy of one loaded once (duocthu/testdb.py);
+    with --reuse-db each worker keeps and reloads its own."""
+    from duocthu.testdb import database_from_template
+
+    worker = getattr(request.config, "workerinput", {}).get("workerid")
+    if not worker or django_db_keepdb:
+        yield
+        return
+    shared = tmp_path_factory.getbasetemp().parent
     with django_db_blocker.unblock():
-        settings.RUN_JOBS_INLINE = False
-        ingest_formulary(corpus_dir)
-        embed_chunks()
-        ensure_reviewer_group()
+        with database_from_template(worker, shared, lambda: _load_corpus(corpus_dir)):
+            with django_db_blocker.block():
+                yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ignore[no-untyped-def]
+    from django.db import connection
+
+    if connection.settings_dict["TEST"].get("TEMPLATE"):
+        return  # created from the loaded template
+    with django_db_blocker.unblock():
+        _load_corpus(corpus_dir)
 
 
 # The longest-running test files (`--durations` of the whole suite), started first so that
