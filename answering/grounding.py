@@ -14,20 +14,26 @@ found in a block's `1 500`, and `2 500` is not found in a block with `2 mg` and 
 range (`0,5 - 1 g`) is its parts. `manage.py check_numbers` proves this on every number of
 the loaded book. What this cannot do: tell whether a cited claim is entailed
 by its block; that is the entailment judge's job (answering/generation.py).
+
+Numbers are not checked bare (issue 20): "tối đa là 6 g/ngày" cited to "… 4 - 6 giờ một lần;
+tối đa là 4 g/ngày" has every number in its block and is a wrong dose. Each amount of a claim
+is read with its unit and what it is per (answering/quantities.py, `read_amounts`, the same
+reader for the book and the answer) and must be an amount of a cited block written the same
+way (a range whole: one end of "2 - 3 lần/ngày" is not it); and the amounts of one sentence must follow one another
+in the block as they do in the claim, none skipping a nearer amount of its own unit: "2 - 4
+tuổi: 240 mg" is refused where the block says "2 - 4 tuổi: 180 mg; 4 - 6 tuổi: 240 mg".
+`manage.py check_amounts` proves it on recombinations of the book's dose paragraphs.
 """
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
+
+from answering.quantities import Amount, numeric_tokens, read_amounts
 
 _GROUP_RE = re.compile(r"(?:\s*\[\s*\d+\s*\])+")
 _INDEX_RE = re.compile(r"\[\s*(\d+)\s*\]")
-_THOUSANDS_SEPARATORS = " \u00a0\u2009\u202f"
-# Digit groups joined by one such space are one number (the book has no other runs: 195 runs
-# in the shared corpus, all thousands groups, once a group that runs into a letter, as in
-# "P450 3A4", is left apart). So a claim's "10 0 00" is one number, not three parts to find.
-_NUMBER_RE = re.compile(rf"(?<!\d)\d+(?:[{_THOUSANDS_SEPARATORS}]\d+(?![^\W\d_]))*(?:[.,]\d+)*")
-_SEPARATOR_RE = re.compile(f"[{_THOUSANDS_SEPARATORS}]")
 # A sentence ends at . ! ? followed by a space and a capital (a decimal point has no space).
 _SENTENCE_END = re.compile(r"[.!?]\s+")
 # A segment with fewer letters than this is punctuation or a connective, not a claim.
@@ -46,11 +52,6 @@ class GroundingResult:
     reason: str | None = None
     claims: list[GroundedClaim] = field(default_factory=list)
     detail: str = ""
-
-
-def numeric_tokens(text: str) -> list[str]:
-    """Every number as printed, its thousands separator written as one plain space."""
-    return [_SEPARATOR_RE.sub(" ", m) for m in _NUMBER_RE.findall(text)]
 
 
 def _substantive(text: str) -> bool:
@@ -79,6 +80,48 @@ def split_claims(answer: str) -> tuple[list[GroundedClaim], str]:
     return claims, answer[position:].strip()
 
 
+# Units of a population band (age, weight, renal function): what a dose is given for.
+BAND_UNITS = frozenset({"tuoi", "thang", "tuan", "nam", "kg", "ml/phut", "thangtuoi", "tuantuoi"})
+
+
+def _follows(claimed: Sequence[Amount], book: Sequence[Amount]) -> bool:
+    """The claimed amounts in the book's order; a value found before any other amount of its
+    unit, and after a band before any other band of that kind (so no band's value moves into
+    the next band); a band may follow past other bands, its value is checked next."""
+
+    def search(k: int, start: int) -> bool:
+        if k == len(claimed):
+            return True
+        want, prev = claimed[k], claimed[k - 1]
+        blocking = {prev.unit} if prev.unit in BAND_UNITS else set()
+        if want.unit not in BAND_UNITS:
+            blocking.add(want.unit)
+        for j in range(start, len(book)):
+            if book[j].holds(want) and search(k + 1, j + 1):
+                return True
+            if k and not book[j].holds(want) and book[j].unit in blocking:
+                return False
+        return False
+
+    return search(0, 0)
+
+
+def amounts_follow_the_book(sentence: str, blocks: Sequence[str]) -> bool:
+    """Every amount of the sentence is one of its cited blocks', in their order (the blocks
+    taken in any order when there are three or fewer)."""
+    claimed = read_amounts(sentence)
+    if not claimed:
+        return True
+    ordered = permutations(blocks) if len(blocks) <= 3 else [tuple(blocks)]
+    bare = [a for a in claimed if not a.unit]
+    with_unit = [a for a in claimed if a.unit]
+    for order in ordered:
+        book = [a for text in order for a in read_amounts(text)]
+        if all(any(b.holds(a) for b in book) for a in bare) and _follows(with_unit, book):
+            return True
+    return False
+
+
 def verify_claims(
     claims: Sequence[tuple[str, Sequence[int]]], evidence: Sequence[str]
 ) -> GroundingResult:
@@ -105,6 +148,10 @@ def verify_claims(
                         checked,
                         f"{token!r} is not in block(s) {list(cites)}",
                     )
+            if not amounts_follow_the_book(sentence, [evidence[i - 1] for i in cites]):
+                return GroundingResult(
+                    False, "ungrounded_quantity", checked, f"{sentence[:80]!r} in {list(cites)}"
+                )
             checked.append(GroundedClaim(sentence, tuple(cites)))
     if not checked:
         return GroundingResult(False, "uncited_claim", checked, "no cited claim")

@@ -6,14 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from answering.grounding import numeric_tokens, verify_claims
-from answering.management.commands.check_numbers import mutations
+from answering.management.commands.check_numbers import claim_for, mutations, said_by
 from corpus.models import Chunk
 
 pytestmark = pytest.mark.django_db
-
-
-def _claim(number: str) -> str:
-    return f"Người lớn {number} mg mỗi ngày."
 
 
 def test_a_sample_of_the_books_numbers_passes_copied_and_fails_mutated() -> None:
@@ -33,13 +29,17 @@ def test_a_sample_of_the_books_numbers_passes_copied_and_fails_mutated() -> None
     def check(data: st.DataObject) -> None:
         text, tokens = data.draw(st.sampled_from(chunks), label="chunk")
         token = data.draw(st.sampled_from(tokens), label="number")
-        assert verify_claims([(_claim(token), [1])], [text]).ok
+        # The claim copies the block's amount around the number: its unit and what it is per.
+        claim = claim_for(text, token)
+        assert verify_claims([(claim.format(token), [1])], [text]).ok
         mutated = data.draw(st.sampled_from(list(mutations(token)) or [("none", token)]))[1]
-        accepted = verify_claims([(_claim(mutated), [1])], [text]).ok
-        assert accepted == (mutated in set(tokens)), (token, mutated)
+        accepted = verify_claims([(claim.format(mutated), [1])], [text]).ok
+        assert accepted == said_by(text, claim.format(mutated)), (token, mutated)
+        if accepted:  # landed on another amount the block prints, written the same way
+            assert mutated in set(tokens)
         other, other_tokens = data.draw(st.sampled_from(chunks), label="another chunk")
         if token not in other_tokens:
-            assert not verify_claims([(_claim(token), [1])], [other]).ok
+            assert not verify_claims([(claim.format(token), [1])], [other]).ok
 
     check()
 

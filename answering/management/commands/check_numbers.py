@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answering.grounding import numeric_tokens, verify_claims
+from answering.quantities import NUMBER_RE, read_amounts
 from corpus.models import Chunk
 
 SEPARATOR = " "
@@ -60,8 +61,19 @@ def _clean(token: str) -> str:
     return token.strip(SEPARATOR + ",.")
 
 
-def _claim(number: str) -> str:
-    return f"Liều {number} mg/ngày."
+def claim_for(text: str, token: str) -> str:
+    """A claim copying the block's own amount that prints `token`, "{}" where it goes: an
+    amount is checked with its unit and what it is per (issue 20), so the claim keeps them."""
+    amount = next(a for a in read_amounts(text) if token in numeric_tokens(a.text))
+    at = next(m for m in NUMBER_RE.finditer(amount.text) if numeric_tokens(m.group()) == [token])
+    return "Liều " + amount.text[: at.start()] + "{}" + amount.text[at.end() :] + "."
+
+
+def said_by(text: str, claim: str) -> bool:
+    """Whether every amount of the claim is an amount the block prints (a mutation that lands
+    on another amount of the block is the book's, and accepted)."""
+    book = read_amounts(text)
+    return all(any(b.holds(a) for b in book) for a in read_amounts(claim))
 
 
 def sweep(limit: int | None = None) -> dict[str, int]:
@@ -79,19 +91,19 @@ def sweep(limit: int | None = None) -> dict[str, int]:
     }
     texts = list(Chunk.objects.order_by("id").values_list("text", flat=True)[:limit])
     for n, text in enumerate(texts):
-        present = set(numeric_tokens(text))
         elsewhere = texts[(n + 1) % len(texts)]
         elsewhere_tokens = set(numeric_tokens(elsewhere))
         for token in dict.fromkeys(numeric_tokens(text)):
             counts["numbers"] += 1
-            if not verify_claims([(_claim(token), [1])], [text]).ok:
+            template = claim_for(text, token)
+            if not verify_claims([(template.format(token), [1])], [text]).ok:
                 counts["verbatim rejected"] += 1
             for _kind, mutated in dict.fromkeys(mutations(token)):
                 if mutated == token or not mutated:
                     continue
                 counts["mutations"] += 1
-                accepted = verify_claims([(_claim(mutated), [1])], [text]).ok
-                if mutated in present:
+                accepted = verify_claims([(template.format(mutated), [1])], [text]).ok
+                if said_by(text, template.format(mutated)):
                     counts["mutations equal to another number of the block (accepted)"] += accepted
                     counts["false rejects"] += not accepted
                 elif accepted:
@@ -101,7 +113,7 @@ def sweep(limit: int | None = None) -> dict[str, int]:
             if token not in elsewhere_tokens:
                 counts["moved to a block without it"] += 1
                 counts["moved and accepted"] += verify_claims(
-                    [(_claim(token), [1])], [elsewhere]
+                    [(template.format(token), [1])], [elsewhere]
                 ).ok
     return counts
 
