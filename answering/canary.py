@@ -4,9 +4,13 @@ claims. A judge that calls the plant supported says yes to anything (Gemma 270M 
 three fabricated drafts it answered): the whole verdict is void and the turn abstains as
 `judge_unreliable`.
 
-Two kinds, chosen by what the block offers: the block's own sentence about another drug (its
-drug's name swapped for another loaded drug's), else with its first number changed, else
-negated.
+Chosen by what the block offers, the kinds a judge that checks only surface features (every
+word and number of the claim somewhere in the block) cannot tell from the truth come first
+(issue 20: such a judge passed every plant and `check_judge`): a real sentence of the block
+with one amount swapped for another amount of the same unit in the same block ("tối đa là
+4 g/ngày" → "tối đa là 6 g/ngày" where the block also says "6 g/ngày"), else with its
+population swapped (trẻ em ↔ người lớn); then the sentence about another drug (its name
+swapped for another loaded drug's), with its first number changed, or negated.
 """
 
 import random
@@ -14,9 +18,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from answering.grounding import numeric_tokens, sentences
+from answering.grounding import amounts_follow_the_book, numeric_tokens, sentences
+from answering.quantities import read_amounts
 from retrieval.evidence import Evidence
 
+_POPULATIONS = (("trẻ em", "người lớn"), ("người lớn", "trẻ em"))
 _OTHER_DRUGS = ("metformin", "warfarin", "amoxicilin", "digoxin", "paracetamol", "omeprazol")
 
 
@@ -31,18 +37,55 @@ def _name_of(block: Evidence) -> str:
     return block.drug_name.split("(")[0].strip()
 
 
-def planted_claim(block: Evidence) -> str:
-    """A claim the block does not support, from the block's own first sentence."""
-    first = next((s for s in sentences(block.text) if len(s) > 20), block.text[:200]).strip()
+def _amount_swapped(block: Evidence, candidates: list[str]) -> str | None:
+    """A real sentence with one amount replaced by another of its unit from the same block,
+    which the amount check refuses (so the plant is wrong, not another true line)."""
+    book = read_amounts(block.text)
+    for sentence in candidates:
+        for amount in read_amounts(sentence):
+            for other in book:
+                if other.unit != amount.unit or not amount.unit or other.numbers == amount.numbers:
+                    continue
+                plant = sentence.replace(amount.text, other.text, 1)
+                if plant != sentence and not amounts_follow_the_book(plant, [block.text]):
+                    return plant
+    return None
+
+
+def _population_swapped(block: Evidence, candidates: list[str]) -> str | None:
+    for sentence in candidates:
+        for said, other in _POPULATIONS:
+            found = re.search(re.escape(said), sentence, re.IGNORECASE)
+            if found:
+                swapped = other.capitalize() if found.group()[0].isupper() else other
+                plant = sentence[: found.start()] + swapped + sentence[found.end() :]
+                if plant not in block.text:
+                    return plant
+    return None
+
+
+def planted(block: Evidence) -> tuple[str, str]:
+    """(kind, a claim the block does not support) from the block's own sentences."""
+    candidates = [s for s in sentences(block.text) if len(s) > 20] or [block.text[:200]]
+    if plant := _amount_swapped(block, candidates):
+        return "amount swapped", plant
+    if plant := _population_swapped(block, candidates):
+        return "population swapped", plant
+    first = candidates[0].strip()
     name = _name_of(block)
     if re.search(re.escape(name), first, re.IGNORECASE):
         other = next(d for d in _OTHER_DRUGS if d not in name.lower())
-        return re.sub(re.escape(name), other.upper(), first, count=1, flags=re.IGNORECASE)
+        return "other drug", re.sub(re.escape(name), other.upper(), first, count=1, flags=re.I)
     numbers = numeric_tokens(first)
     if numbers:
         wrong = str(int(re.sub(r"\D", "", numbers[0]) or "0") * 10 + 7)
-        return first.replace(numbers[0], wrong, 1)
-    return f"Dược thư khẳng định điều ngược lại: không phải «{first.rstrip('.')}»."
+        return "number changed", first.replace(numbers[0], wrong, 1)
+    return "negated", f"Dược thư khẳng định điều ngược lại: không phải «{first.rstrip('.')}»."
+
+
+def planted_claim(block: Evidence) -> str:
+    """A claim the block does not support, from the block's own sentences."""
+    return planted(block)[1]
 
 
 def plant_among(

@@ -1,33 +1,36 @@
-"""The model path: one generation over the packed evidence, then the checks — every number
-verbatim in its cited block, every citation real, list answers only about found drugs, and one
-entailment pass — with at most one repair. Anything that fails abstains with its reason."""
+"""The model path: one generation over the packed evidence, then the checks — every amount
+as printed in its cited block, every citation real, list answers only about found drugs, and
+one entailment pass (answering/judging.py) — with at most one repair. The book is the floor:
+anything that fails (a check, the provider, the format, the budget) shows the no-model answer
+for the same evidence, with one line saying the written summary was withheld and why."""
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from answering.canary import plant_among
-from answering.grounding import GroundedClaim, numeric_tokens, verify_claims
-from answering.metrics import JUDGE_UNRELIABLE
+from answering.extractive import extractive_answer
+from answering.grounding import GroundedClaim, verify_claims
+from answering.judging import judge_claims
 from answering.notices import not_found_blocks, safety_blocks
-from answering.prompts import answer_request, entailment_request, evidence_label
+from answering.prompts import answer_request, evidence_label
 from answering.providers import Budget, Provider, ProviderError
 from answering.ranking import focus_first
+from answering.refusals import grounded_gap, is_refusal
 from answering.results import (
+    ABSTAIN_MESSAGES,
     DOSAGE_SECTIONS,
     WARNING_SECTIONS,
     AnswerBlock,
+    AnswerMode,
+    BlockKind,
     TurnResult,
-    abstain,
     citations_for,
     clean_replies,
     did_you_mean,
     kind_of,
-    pages,
 )
-from answering.schemas import AnswerOut, VerdictOut, parse_output
-from corpus.text import fold, words
+from answering.schemas import AnswerOut, parse_output
+from corpus.text import fold
 from retrieval.evidence import Evidence, Outcome
 from retrieval.retrieve import Retrieved
 
@@ -35,11 +38,6 @@ logger = logging.getLogger("duocthu.answer")
 
 _NUMERIC_CUES = ("lieu", "bao nhieu", "tan suat", "ty le", "%", "nguong", "clcr", "mg", "kg")
 _BREADTH_CUES = ("day du", "tat ca", "toan bo", "liet ke")
-_REFUSAL_RE = re.compile(
-    r"^(xin lỗi|rất tiếc|tôi không thể|không thể trả lời|dược thư không (nêu|có|đề cập)|"
-    r"không có thông tin|không tìm thấy)",
-    re.IGNORECASE,
-)
 
 
 @dataclass
@@ -94,6 +92,7 @@ def _generate(
     budget: Budget,
     allowed: Sequence[str],
     missing: Sequence[str] = (),
+    history: Sequence[str] = (),
 ) -> _Draft:
     plan = _plan(question, evidence, bool(allowed))
     suppressed = plan["layout"] != "dosage" and not any(c in fold(question) for c in _NUMERIC_CUES)
@@ -104,6 +103,7 @@ def _generate(
         numeric_suppressed=suppressed,
         allowed_drugs=allowed,
         missing=missing,
+        history=history,
     )
     # An answer's length scales with its evidence; a runaway reply is cut and refused.
     size = sum(e.tokens() for e in evidence)
@@ -124,7 +124,7 @@ def _generate(
 def _is_refusal(draft: _Draft) -> bool:
     cited = any(cites for _, cites, _ in draft.claims)
     text = " ".join(t for t, _, _ in draft.claims) or (draft.clarifying_question or "")
-    return not cited and bool(_REFUSAL_RE.search(text.strip()[:80]))
+    return not cited and is_refusal(text)
 
 
 def _check(
@@ -135,7 +135,7 @@ def _check(
     budget: Budget,
     allowed: Sequence[str],
 ) -> tuple[str | None, list[str], list[GroundedClaim]]:
-    """(reject reason or None, grounded 'missing' descriptions for a repair, checked claims)."""
+    """(reject reason or None, grounded 'missing' points for a repair, checked claims)."""
     texts = [e.text for e in evidence]
     grounding = verify_claims([(text, cites) for text, cites, _ in draft.claims], texts)
     if not grounding.ok:
@@ -144,66 +144,85 @@ def _check(
         for _text, cites, drug_id in draft.claims:
             if drug_id not in allowed or any(evidence[i - 1].drug_id != drug_id for i in cites):
                 return "unsupported_drug", [], []
-    pairs = [
-        (c.text, _blocks_for([evidence[i - 1] for i in c.citations])) for c in grounding.claims
-    ]
-    # One planted claim its block does not support, shuffled in: a judge that calls it
-    # supported is not judging (answering/canary.py).
-    cited = evidence[grounding.claims[0].citations[0] - 1]
-    mixed, plant = plant_among(pairs, [cited], _blocks_for([cited]))
-    system, user = entailment_request(question, mixed)
-    verdict = parse_output(
-        provider.complete(
-            system,
-            user,
-            budget,
-            max_tokens=120 + 80 * len(mixed),
-            kind="judge",
-            schema=VerdictOut.model_json_schema(),
-        ),
-        VerdictOut,
-    )
-    if len(verdict.claims) < len(mixed):
-        raise ProviderError("malformed_output", "the judge skipped claims")
-    if verdict.claims[plant.position].supported:
-        JUDGE_UNRELIABLE.inc()
-        logger.warning("judge called the planted claim supported: verdict void")
-        return "judge_unreliable", [], []
-    real = [item for n, item in enumerate(verdict.claims[: len(mixed)]) if n != plant.position]
-    if any(not item.supported for item in real):
-        return "unsupported_claim", [], []
-    if verdict.complete:
-        return None, [], grounding.claims
-    grounded = [
-        m.description
-        for m in verdict.missing or []
-        if quote_supports_missing(m.description, m.evidence_quote, texts)
-    ]
-    return None, grounded, grounding.claims
+    labelled = [_blocks_for([evidence[i - 1] for i in c.citations]) for c in grounding.claims]
+    reason, missing = judge_claims(question, grounding.claims, evidence, labelled, provider, budget)
+    return reason, missing, ([] if reason else grounding.claims)
 
 
-_META = frozenset("thieu khong neu chua de cap thong tin ve cua cac va la cho trong".split())
+def withheld_line(reason: str, said: str | None = None) -> str:
+    """The one line a card shows above the book's text when a written answer was withheld."""
+    if said:
+        return f"Mô hình không soạn câu trả lời: «{said}» Dưới đây là nguyên văn Dược thư đã tra."
+    why = ABSTAIN_MESSAGES.get(reason, "Câu trả lời soạn ra không qua được bước kiểm tra.")
+    return f"Bản tóm tắt do mô hình soạn đã bị giữ lại: {why} Dưới đây là nguyên văn Dược thư."
 
 
-def quote_supports_missing(description: str, quote: str, evidence: Sequence[str]) -> bool:
-    """A 'missing' objection counts only if its quote is verbatim evidence that backs it."""
-    if not isinstance(description, str) or not isinstance(quote, str) or len(quote.strip()) < 8:
-        return False
-    squash = lambda s: " ".join(s.split())  # noqa: E731
-    if not any(squash(quote) in squash(text) for text in evidence):
-        return False
-    described = [w for w in words(description) if w not in _META]
-    if not described:
-        return False
-    quoted = set(words(quote))
-    if sum(w in quoted for w in described) / len(described) < 0.5:
-        return False
-    return all(n in numeric_tokens(quote) for n in numeric_tokens(description))
+def book_floor(retrieved: Retrieved, reason: str, said: str | None = None) -> TurnResult:
+    """The no-model answer for the same evidence under the line saying what was withheld; the
+    turn's reason says why (kept in the audit), its mode is `book_after_model_failed`."""
+    logger.info("written answer withheld (%s): the book's text is shown", reason)
+    result = extractive_answer(retrieved)
+    line = withheld_line(reason, said)
+    notice = AnswerBlock("Bản tóm tắt bị giữ lại", BlockKind.NOTICE, "", "", [(line, [])])
+    result.blocks.insert(0, notice)
+    result.answer_text = f"{line}\n\n{result.answer_text}".strip()
+    result.reason, result.mode = reason, AnswerMode.BOOK_AFTER_MODEL_FAILED
+    return result
+
+
+def _gaps_apart(draft: _Draft, texts: Sequence[str]) -> tuple[_Draft, list[str]]:
+    """The uncited book-gap sentences no passage contradicts, set apart from the claims to
+    check ("Dược thư không nêu liều cho trẻ sơ sinh."); any other uncited claim stays."""
+    gaps = [g for t, cites, _ in draft.claims if not cites and (g := grounded_gap(t, texts))]
+    kept = [c for c in draft.claims if c[1] or not grounded_gap(c[0], texts)]
+    return replace(draft, claims=kept), gaps
+
+
+def _written(
+    question: str,
+    evidence: Sequence[Evidence],
+    provider: Provider,
+    budget: Budget,
+    allowed: Sequence[str],
+    history: Sequence[str],
+) -> tuple[str | None, str | None, _Draft, list[GroundedClaim], list[str]]:
+    """(failure reason, the model's gap sentence, the draft, its checked claims, its gaps)."""
+    texts = [e.text for e in evidence]
+    draft = _generate(question, evidence, provider, budget, allowed, history=history)
+    if not draft.evidence_sufficient and not draft.clarifying_question:
+        draft = _generate(question, evidence, provider, budget, allowed, history=history)
+    if _is_refusal(draft):
+        said = [t for t, _, _ in draft.claims] + [draft.clarifying_question or ""]
+        gap = next((g for t in said if (g := grounded_gap(t, texts))), None)
+        return "model_refused", gap, draft, [], []
+    if draft.clarifying_question:
+        return None, None, draft, [], []
+    if not draft.evidence_sufficient:
+        return "insufficient_evidence", None, draft, [], []
+    draft, gaps = _gaps_apart(draft, texts)
+    if not draft.claims:
+        return "model_refused", gaps[0] if gaps else None, draft, [], []
+    reason, missing, checked = _check(question, draft, evidence, provider, budget, allowed)
+    if reason is None and missing:
+        repaired, gaps = _gaps_apart(
+            _generate(question, evidence, provider, budget, allowed, missing, history), texts
+        )
+        again, still, fixed = _check(question, repaired, evidence, provider, budget, allowed)
+        # Never repaired into an abstain: a repair that fails leaves the book's text.
+        reason = again or ("incomplete_answer" if still else None)
+        checked = [] if reason else fixed
+    return reason, None, draft, checked, gaps
 
 
 def generated_answer(
-    question: str, retrieved: Retrieved, provider: Provider, budget: Budget
+    question: str,
+    retrieved: Retrieved,
+    provider: Provider,
+    budget: Budget,
+    history: Sequence[str] = (),
 ) -> TurnResult:
+    """The written answer, or the book's (mode `book_after_model_failed`) when it fails;
+    `history` is the conversation's earlier questions, shown to the model as history."""
     frame = retrieved.frame
     # The model reads the passages in the order the no-model answer shows them, each with
     # its section and paragraph label: generation starts from the right text.
@@ -212,37 +231,25 @@ def generated_answer(
         sorted({e.drug_id for e in evidence}) if frame.turn_type == "condition_to_drug" else []
     )
     citations = citations_for(evidence)
-    near = [f"{c.drug_name} · {c.section_title} ({pages(c)})" for c in citations]
     try:
-        draft = _generate(question, evidence, provider, budget, allowed)
-        if not draft.evidence_sufficient and not draft.clarifying_question:
-            draft = _generate(question, evidence, provider, budget, allowed)  # one identical retry
-        if _is_refusal(draft):
-            return abstain(frame, "model_refused", near)
-        if draft.clarifying_question:
-            frame = replace(frame, needs_clarify=True, quick_replies=tuple(draft.quick_replies))
-            return TurnResult(
-                Outcome.CLARIFY,
-                "model_asked_back",
-                frame,
-                draft.clarifying_question,
-                quick_replies=draft.quick_replies,
-            )
-        if not draft.evidence_sufficient:
-            return abstain(frame, "insufficient_evidence", near)
-        reason, missing, checked = _check(question, draft, evidence, provider, budget, allowed)
-        if reason is None and missing:
-            draft = _generate(question, evidence, provider, budget, allowed, missing)
-            reason, still_missing, checked = _check(
-                question, draft, evidence, provider, budget, allowed
-            )
-            if reason is None and still_missing:
-                reason = "incomplete_answer"
+        reason, gap, draft, checked, gaps = _written(
+            question, evidence, provider, budget, allowed, history
+        )
     except ProviderError as exc:
-        logger.warning("generation abstained: %s", exc)
-        return abstain(frame, exc.reason, near)
+        logger.warning("generation failed: %s", exc)
+        return book_floor(retrieved, exc.reason)
     if reason is not None:
-        return abstain(frame, reason, near)
+        return book_floor(retrieved, reason, gap)
+    if draft.clarifying_question:
+        frame = replace(frame, needs_clarify=True, quick_replies=tuple(draft.quick_replies))
+        return TurnResult(
+            Outcome.CLARIFY,
+            "model_asked_back",
+            frame,
+            draft.clarifying_question,
+            quick_replies=draft.quick_replies,
+            mode=AnswerMode.MODEL,
+        )
     blocks: dict[tuple[str, str], AnswerBlock] = {}
     for claim in checked:
         first = citations[claim.citations[0] - 1]
@@ -257,9 +264,11 @@ def generated_answer(
             )
         blocks[key].claims.append((claim.text, list(claim.citations)))
     named_first, named_last = not_found_blocks(frame)
+    not_said = [AnswerBlock("Sách không nêu", BlockKind.NOTICE, "", "", [(g, []) for g in gaps])]
     shown = [
         *([named_first] if named_first else []),
         *blocks.values(),
+        *(not_said if gaps else []),
         *safety_blocks(retrieved, citations),
         *([named_last] if named_last else []),
     ]
@@ -274,4 +283,5 @@ def generated_answer(
         shown,
         citations,
         quick_replies=did_you_mean(frame)[1],
+        mode=AnswerMode.MODEL,
     )

@@ -47,6 +47,8 @@ ABSTAIN_MESSAGES: dict[str, str] = {
     "request_budget_exhausted": "Hết thời gian xử lý cho câu hỏi này trước khi kiểm tra xong câu trả lời.",
     "malformed_output": "Mô hình trả về kết quả sai định dạng nên câu trả lời bị loại.",
     "ungrounded_number": "Câu trả lời soạn ra có con số không khớp nguyên văn với đoạn sách được trích, nên bị loại.",
+    "ungrounded_quantity": "Câu trả lời soạn ra ghép một con số với đơn vị, nhịp dùng hoặc nhóm đối tượng khác với đoạn sách được trích, nên bị loại.",
+    "judge_unreliable": "Bước đối chiếu tự động không đáng tin cậy ở lượt này (chấp nhận cả một ý cài sẵn là sai), nên câu trả lời soạn ra bị loại.",
     "invalid_citation": "Câu trả lời soạn ra trích dẫn một đoạn không tồn tại, nên bị loại.",
     "uncited_claim": "Câu trả lời soạn ra có ý không kèm trích dẫn, nên bị loại.",
     "unsupported_claim": "Bước đối chiếu cho thấy câu trả lời soạn ra không khớp với đoạn sách được trích, nên bị loại.",
@@ -80,6 +82,17 @@ class Citation:
     quarantined: bool
 
 
+class AnswerMode(TextChoices):
+    """Which mode produced what a turn shows (the audit row and, discreetly, the card)."""
+
+    BOOK = "book", "Nguyên văn Dược thư"
+    MODEL = "model", "Bản tóm tắt của mô hình, đã đối chiếu với sách"
+    BOOK_AFTER_MODEL_FAILED = (
+        "book_after_model_failed",
+        "Nguyên văn Dược thư (bản tóm tắt bị giữ lại)",
+    )
+
+
 class BlockKind(TextChoices):
     """How a block of an answer card is drawn."""
 
@@ -111,6 +124,8 @@ class TurnResult:
     near_misses: list[str] = field(default_factory=list)
     extractive: bool = False
     disclaimer: str = DISCLAIMER
+    mode: AnswerMode = AnswerMode.BOOK
+    withheld: str = ""  # why a written answer was not shown (book_after_model_failed)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -132,6 +147,9 @@ class TurnResult:
             "quick_replies": self.quick_replies,
             "near_misses": self.near_misses,
             "disclaimer": self.disclaimer,
+            # Said only where a model took part: the no-model lines stay byte for byte.
+            **({"mode": self.mode} if self.mode != AnswerMode.BOOK else {}),
+            **({"withheld": self.withheld} if self.withheld else {}),
         }
 
 

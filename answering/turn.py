@@ -3,9 +3,8 @@
 Retrieval decides what is true; generation only decides how it reads. A generated answer
 replaces the book's text only if it clears the deterministic grounding check and one
 entailment pass; if anything fails (a check, the provider, the output format, the time
-budget) the turn abstains with the specific reason and never falls back to dumping book
-text as if it were an answer. The deliberate exception is the no-model mode
-(ANSWER_PROVIDER=disabled), where verbatim quotes with citations *are* the product.
+budget) the card shows the no-model answer for the same evidence under one line saying the
+written summary was withheld, and the turn keeps the reason (mode `book_after_model_failed`).
 """
 
 from collections.abc import Mapping, Sequence
@@ -136,4 +135,4 @@ def _answer(
         named_first, named_last = not_found_blocks(retrieved.frame)
         notice.blocks = [b for b in (named_first, *notice.blocks, named_last) if b is not None]
         return notice
-    return generated_answer(question, retrieved, chosen, budget)
+    return generated_answer(question, retrieved, chosen, budget, history)

@@ -71,8 +71,10 @@ class _ReadOnly:
 
 @admin.register(Turn)
 class TurnAdmin(_ReadOnly, admin.ModelAdmin):
-    list_display = ("created_at", "question_short", "decision", "reason", "drugs", "server_ms")
-    list_filter = ("decision", "reason", DrugFilter, "created_at")
+    list_display = (
+        "created_at", "question_short", "decision", "reason", "mode", "drugs", "server_ms"
+    )  # fmt: skip
+    list_filter = ("decision", "reason", "mode", DrugFilter, "created_at")
     date_hierarchy = "created_at"
     search_fields = ("question", "answer_text")
     list_select_related = ("conversation__user",)
@@ -90,6 +92,7 @@ class TurnAdmin(_ReadOnly, admin.ModelAdmin):
         "near_misses",
         "disclaimer",
         "provider",
+        "mode",
         "drug_ids",
         "server_ms",
         "created_at",

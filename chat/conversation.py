@@ -5,7 +5,7 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
-from answering.results import MAX_QUESTION_CHARS, TurnResult
+from answering.results import MAX_QUESTION_CHARS, AnswerMode, TurnResult
 from answering.turn import HISTORY_TURNS, answer_turn, prior_frame
 from chat.models import Conversation, Turn
 from chat.privacy import mask_personal_numbers
@@ -63,7 +63,8 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
             quick_replies=result.quick_replies,
             near_misses=result.near_misses,
             disclaimer=result.disclaimer,
-            provider="disabled" if result.extractive else "model",
+            provider="disabled" if result.mode == AnswerMode.BOOK else "model",
+            mode=result.mode,
             drug_ids=list(result.frame.drugs),
             server_ms=elapsed,
         )

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from answering.results import AnswerMode
 from retrieval.evidence import Outcome
 
 
@@ -44,6 +45,13 @@ class Turn(models.Model):
     near_misses = models.JSONField(default=list)
     disclaimer = models.TextField()
     provider = models.CharField(max_length=40, default="disabled")
+    mode = models.CharField(
+        max_length=24,
+        choices=AnswerMode.choices,
+        default=AnswerMode.BOOK,
+        help_text="What produced what was shown: the book's text, a checked written answer, "
+        "or the book's text because the written answer failed a check (the reason says which).",
+    )
     drug_ids = models.JSONField(default=list)
     server_ms = models.FloatField(default=0)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -67,7 +67,7 @@ def test_an_uncited_claim_is_never_merged_into_the_cited_one_after_it(
         "evidence_sufficient": True,
     }
     result = _ask(model_server, DOSE, understood(DOSE), draft, judge(True))
-    assert result.decision == "abstain" and result.reason == "uncited_claim"
+    assert result.mode == "book_after_model_failed" and result.reason == "uncited_claim"
     assert len(model_server.requests) == 2  # type: ignore[attr-defined]  # no judge was asked
     assert "an toàn tuyệt đối" not in result.answer_text
 
@@ -76,7 +76,7 @@ def test_each_sentence_of_a_claim_is_judged_on_its_own(model_server: ThreadingHT
     n = block_index(DOSE, "tối đa là 4 g/ngày")
     two = "Thuốc an toàn tuyệt đối cho phụ nữ có thai. Người lớn tối đa là 4 g/ngày"
     result = _ask(model_server, DOSE, understood(DOSE), answer(two, [n]), judge(False, True))
-    assert result.decision == "abstain" and result.reason == "unsupported_claim"
+    assert result.mode == "book_after_model_failed" and result.reason == "unsupported_claim"
     judge_prompt = model_server.requests[-1]["messages"][1]["content"]  # type: ignore[attr-defined]
     # Each sentence is a claim of its own (numbered among them, the judge's planted claim).
     claims = re.findall(r"^CLAIM \d+: (.*)$", judge_prompt, flags=re.MULTILINE)
@@ -213,7 +213,7 @@ def test_an_answer_of_the_wrong_shape_is_malformed_output(
     model_server: ThreadingHTTPServer, reply: object
 ) -> None:
     result = _ask(model_server, DOSE, understood(DOSE), reply)
-    assert result.decision == "abstain" and result.reason == "malformed_output"
+    assert result.mode == "book_after_model_failed" and result.reason == "malformed_output"
 
 
 def test_a_verdict_of_the_wrong_shape_is_malformed_output(
@@ -224,7 +224,7 @@ def test_a_verdict_of_the_wrong_shape_is_malformed_output(
     result = _ask(
         model_server, DOSE, understood(DOSE), answer("Người lớn tối đa là 4 g/ngày", [n]), verdict
     )
-    assert result.decision == "abstain" and result.reason == "malformed_output"
+    assert result.mode == "book_after_model_failed" and result.reason == "malformed_output"
 
 
 # What the answer must also say -----------------------------------------------------------
@@ -321,4 +321,4 @@ def test_through_bedrock_a_wrong_typed_frame_and_answer_are_malformed_output() -
     # wrong-typed answer is malformed output.
     assert result.frame.understood_by == "deterministic"
     assert result.frame.understanding_note == "model_malformed_output"
-    assert result.decision == "abstain" and result.reason == "malformed_output"
+    assert result.mode == "book_after_model_failed" and result.reason == "malformed_output"

@@ -46,7 +46,7 @@ def test_a_number_from_the_wrong_block_is_rejected(scripted) -> None:  # type: i
     result = answer_turn(
         ADULT, provider=scripted(understood(ADULT), answer("Người lớn tối đa là 4 g/ngày", [wrong]))
     )
-    assert result.decision == "abstain" and result.reason == "ungrounded_number"
+    assert result.mode == "book_after_model_failed" and result.reason == "ungrounded_number"
 
 
 def test_a_decimal_point_where_the_book_has_a_comma_is_rejected(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -92,7 +92,9 @@ def test_a_judges_no_and_a_judge_timeout_give_different_reasons(scripted, settin
     assert said_no.reason == "unsupported_claim"
     assert timed_out.reason == "request_budget_exhausted"
     assert down.reason == "provider_unavailable"
-    assert {said_no.decision, timed_out.decision, down.decision} == {"abstain"}
+    assert {said_no.mode, timed_out.mode, down.mode} == {"book_after_model_failed"}
+    # The book is the floor: each shows the no-model answer under the line saying why.
+    assert all(r.decision == "answer" and "tối đa là 4 g/ngày" in r.answer_text for r in (said_no, timed_out, down))
     assert "Hết thời gian" in timed_out.answer_text and "không khớp" in said_no.answer_text
 
 
@@ -138,7 +140,9 @@ def test_a_grounded_objection_triggers_one_repair_that_must_pass_again(scripted)
         first,
         judge(True, complete=False, missing=[objection]),
     )
-    assert answer_turn(ADULT, provider=still).reason == "incomplete_answer"
+    kept = answer_turn(ADULT, provider=still)  # never repaired into an abstain: the book's text
+    assert kept.reason == "incomplete_answer" and kept.mode == "book_after_model_failed"
+    assert kept.decision == "answer" and "Đặt trực tràng" in kept.answer_text
 
 
 def test_candidate_list_mode_rejects_a_drug_outside_the_set(scripted) -> None:  # type: ignore[no-untyped-def]
@@ -187,7 +191,7 @@ def test_a_clarifying_question_is_returned_instead_of_the_section(scripted) -> N
     assert not result.citations
 
 
-def test_a_prose_refusal_becomes_a_refusal_with_near_misses(scripted) -> None:  # type: ignore[no-untyped-def]
+def test_a_prose_refusal_shows_the_books_passages_it_read(scripted) -> None:  # type: ignore[no-untyped-def]
     refusal = {
         "claims": [
             {"text": "Xin lỗi, Dược thư không nêu thông tin này.", "citations": [], "drug_id": None}
@@ -197,8 +201,9 @@ def test_a_prose_refusal_becomes_a_refusal_with_near_misses(scripted) -> None:  
         "quick_replies": [],
     }
     result = answer_turn(ADULT, provider=scripted(understood(ADULT), refusal))
-    assert result.decision == "abstain" and result.reason == "model_refused"
-    assert result.near_misses and "Liều lượng và cách dùng" in result.near_misses[0]
+    assert result.mode == "book_after_model_failed" and result.reason == "model_refused"
+    assert result.decision == "answer" and "tối đa là 4 g/ngày" in result.answer_text
+    assert result.blocks[0].kind == "notice" and "giữ lại" in result.blocks[0].claims[0][0]
 
 
 def test_malformed_output_rejects_the_whole_payload(scripted) -> None:  # type: ignore[no-untyped-def]

@@ -32,7 +32,7 @@ def test_a_reply_cut_at_max_tokens_is_malformed_at_once_and_usage_is_counted(scr
     )
     model = scripted(understood(DOSE), cut)
     result = answer_turn(DOSE, provider=model)
-    assert result.decision == "abstain" and result.reason == "malformed_output"
+    assert result.mode == "book_after_model_failed" and result.reason == "malformed_output"
     assert len(model.prompts) == 2  # no judge call for a truncated answer
     assert _tokens("answer", "completion") == before + 777
 
@@ -58,7 +58,7 @@ def test_a_judge_that_calls_the_planted_claim_supported_voids_the_verdict(script
         DOSE,
         provider=scripted(understood(DOSE), answer("Người lớn tối đa là 4 g/ngày", [n]), yes_man),
     )
-    assert result.decision == "abstain" and result.reason == "judge_unreliable"
+    assert result.mode == "book_after_model_failed" and result.reason == "judge_unreliable"
     assert REGISTRY.get_sample_value("duocthu_judge_unreliable_total") == before + 1
 
 
@@ -92,15 +92,15 @@ def test_check_judge_reports_rates_and_refuses_a_judge_that_says_yes_to_everythi
     from django.core.management import CommandError, call_command
 
     yes = {"claims": [{"index": 1, "supported": True}], "complete": True, "missing": []}
-    model = scripted(*([yes] * 6))
+    model = scripted(*([yes] * 12))  # 3 blocks of each plant kind, two claims each
     settings.ANSWER_PROVIDER = "openai"
     settings.ANSWER_BASE_URL = model.base_url
     settings.ANSWER_MODEL = model.model
     out = StringIO()
     with pytest.raises(CommandError, match="do not enable model mode"):
         call_command("check_judge", "--claims", "3", stdout=out)
-    assert "unsupported claims accepted: 3/3 (1.00)" in out.getvalue()
-    assert "supported claims accepted: 3/3" in out.getvalue()
+    assert "unsupported claims accepted: 6/6 (1.00)" in out.getvalue()
+    assert "supported claims accepted: 6/6" in out.getvalue()
 
 
 def test_bedrock_structured_output_is_a_forced_tool_with_the_schema(settings) -> None:  # type: ignore[no-untyped-def]

@@ -1,5 +1,6 @@
-"""The chat page under a model that misbehaves: a named abstain card every time, the turn
-stored — never a 500. The model is a fake OpenAI-compatible server on 127.0.0.1."""
+"""The chat page under a model that misbehaves: the book's answer under a line naming why the
+written one was withheld, every time, the turn stored with the reason and the mode — never a
+500. The model is a fake OpenAI-compatible server on 127.0.0.1."""
 
 from http.server import ThreadingHTTPServer
 
@@ -53,7 +54,7 @@ REFUSAL = "Tôi đã đọc kỹ các đoạn sách. Xin lỗi, tôi không th�
         "wrong-typed-answer",
     ],
 )
-def test_a_misbehaving_model_gets_a_named_abstain_card_and_the_turn_is_stored(
+def test_a_misbehaving_model_gets_the_books_card_with_the_reason_and_the_turn_is_stored(
     model_server: ThreadingHTTPServer,
     doctor: User,
     settings,  # type: ignore[no-untyped-def]
@@ -73,8 +74,10 @@ def test_a_misbehaving_model_gets_a_named_abstain_card_and_the_turn_is_stored(
         reverse("chat:ask", args=[conversation.pk]), {"question": QUESTION}, HTTP_HX_REQUEST="true"
     )
     html = response.content.decode()
-    assert response.status_code == 200 and "card-abstain" in html and DISCLAIMER in html
-    assert ABSTAIN_MESSAGES[reason] in html
+    assert response.status_code == 200 and "card-answer" in html and DISCLAIMER in html
+    assert ABSTAIN_MESSAGES[reason] in html and "tối đa là 4 g/ngày" in html
+    assert 'data-mode="book_after_model_failed"' in html  # said discreetly on the card
     turn = Turn.objects.get(conversation=conversation)
-    assert turn.decision == "abstain" and turn.reason == reason
+    assert turn.decision == "answer" and turn.reason == reason
+    assert turn.mode == "book_after_model_failed" and turn.provider == "model"
     assert turn.question == QUESTION

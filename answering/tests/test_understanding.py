@@ -103,7 +103,7 @@ def test_a_provider_outage_during_understanding_keeps_the_deterministic_frame(sc
     assert result.frame.attribute == "lieu_luong_va_cach_dung"
     assert result.frame.understood_by == "deterministic"
     assert result.frame.understanding_note == "model_provider_unavailable"
-    assert result.decision == "abstain" and result.reason == "provider_unavailable"
+    assert result.mode == "book_after_model_failed" and result.reason == "provider_unavailable"
 
 
 def test_an_unparseable_or_empty_frame_falls_back_with_its_reason(scripted) -> None:  # type: ignore[no-untyped-def]
