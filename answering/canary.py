@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answering.grounding import amounts_follow_the_book, numeric_tokens, sentences
-from answering.quantities import read_amounts
+from answering.quantities import NUMBER_RE, read_amounts
 from retrieval.evidence import Evidence
 
 _POPULATIONS = (("trẻ em", "người lớn"), ("người lớn", "trẻ em"))
@@ -39,28 +39,48 @@ def _name_of(block: Evidence) -> str:
 
 def _amount_swapped(block: Evidence, candidates: list[str]) -> str | None:
     """A real sentence with one amount replaced by another of its unit from the same block,
-    which the amount check refuses (so the plant is wrong, not another true line)."""
+    else with its number replaced by another number of the block ("tối đa là 6 g/ngày" from
+    "4 - 6 giờ"); only one the amount check refuses (a wrong line, not another true one)."""
     book = read_amounts(block.text)
-    for sentence in candidates:
-        for amount in read_amounts(sentence):
-            for other in book:
-                if other.unit != amount.unit or not amount.unit or other.numbers == amount.numbers:
-                    continue
-                plant = sentence.replace(amount.text, other.text, 1)
-                if plant != sentence and not amounts_follow_the_book(plant, [block.text]):
-                    return plant
+    numbers = list(dict.fromkeys(n for a in book if a.unit for n in a.numbers))
+    for same_unit in (True, False):
+        for sentence in candidates:
+            for amount in (a for a in read_amounts(sentence) if a.unit):
+                first = NUMBER_RE.search(amount.text)
+                if same_unit:
+                    others = [
+                        o.text
+                        for o in book
+                        if o.unit == amount.unit and o.numbers != amount.numbers
+                    ]
+                elif first:
+                    others = [
+                        amount.text[: first.start()] + n + amount.text[first.end() :]
+                        for n in numbers
+                        if n not in amount.numbers
+                    ]
+                else:
+                    others = []
+                for other in others:
+                    plant = sentence.replace(amount.text, other, 1)
+                    if plant != sentence and not amounts_follow_the_book(plant, [block.text]):
+                        return plant
     return None
 
 
 def _population_swapped(block: Evidence, candidates: list[str]) -> str | None:
-    for sentence in candidates:
-        for said, other in _POPULATIONS:
-            found = re.search(re.escape(said), sentence, re.IGNORECASE)
-            if found:
-                swapped = other.capitalize() if found.group()[0].isupper() else other
-                plant = sentence[: found.start()] + swapped + sentence[found.end() :]
-                if plant not in block.text:
-                    return plant
+    """A real sentence about the other population, one whose words the block also uses
+    first (a surface judge finds every word of it there)."""
+    folded = block.text.lower()
+    for anywhere in (False, True):
+        for sentence in candidates:
+            for said, other in _POPULATIONS:
+                found = re.search(re.escape(said), sentence, re.IGNORECASE)
+                if found and (anywhere or other in folded):
+                    swapped = other.capitalize() if found.group()[0].isupper() else other
+                    plant = sentence[: found.start()] + swapped + sentence[found.end() :]
+                    if plant not in block.text:
+                        return plant
     return None
 
 

@@ -1,6 +1,7 @@
 """Model mode against a live OpenAI-compatible server, next to the no-model mode, on the
-development questions: outcomes by reason, model calls and tokens per turn, seconds per turn,
-and numbers shown outside their cited blocks (must be 0).
+development questions: outcomes by reason and by mode (model / book / book_after_model_failed),
+model calls, prompt and completion tokens per turn (by call kind), seconds per turn, and
+numbers shown outside their cited blocks (must be 0).
 
     .venv/bin/python bench/model_report.py --url http://127.0.0.1:8111/v1 --model small \
         [--questions 12] [--budget 90] [--understanding model|deterministic]
@@ -85,6 +86,7 @@ def main() -> None:
     rows = [r for r in rows if not r.get("history")][: args.questions]
     provider = OpenAICompatibleProvider(args.url, args.model)
     modes: dict[str, Counter[str]] = {"no model": Counter(), "model": Counter()}
+    shown_by: Counter[str] = Counter()
     outside = {"no model": 0, "model": 0}
     seconds: list[float] = []
     tokens_before = _counter("duocthu_model_tokens_total")
@@ -97,6 +99,7 @@ def main() -> None:
         result = answer_turn(row["question"], provider=provider)
         seconds.append(time.perf_counter() - started)
         modes["model"][f"{result.decision}:{result.reason}"] += 1
+        shown_by[str(result.mode)] += 1
         outside["model"] += numbers_outside_their_blocks(result)
         note = result.frame.understanding_note or result.frame.understood_by
         print(
@@ -110,8 +113,19 @@ def main() -> None:
         print(f"{mode}: numbers shown outside their cited blocks: {outside[mode]}")
     calls = _delta(calls_before, _counter("duocthu_model_calls_total"))
     tokens = _delta(tokens_before, _counter("duocthu_model_tokens_total"))
+    print(
+        "model mode, what the cards showed: " + ", ".join(f"{k} {v}" for k, v in shown_by.items())
+    )
     print(f"model calls: {calls} ({sum(calls.values()) / n:.1f} per turn)")
     print(f"tokens: {tokens} ({sum(tokens.values()) / n:.0f} per turn)")
+    for kind_of in ("prompt", "completion"):
+        per_kind = {
+            k.split(",")[0].removeprefix("kind="): v
+            for k, v in tokens.items()
+            if f"type={kind_of}" in k
+        }
+        line = ", ".join(f"{k} {v / n:.0f}" for k, v in sorted(per_kind.items()))
+        print(f"{kind_of} tokens per turn: {sum(per_kind.values()) / n:.0f} ({line})")
     print(f"seconds per turn: median {sorted(seconds)[n // 2]:.1f}, max {max(seconds):.1f}")
 
 

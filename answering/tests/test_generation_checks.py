@@ -94,7 +94,10 @@ def test_a_judges_no_and_a_judge_timeout_give_different_reasons(scripted, settin
     assert down.reason == "provider_unavailable"
     assert {said_no.mode, timed_out.mode, down.mode} == {"book_after_model_failed"}
     # The book is the floor: each shows the no-model answer under the line saying why.
-    assert all(r.decision == "answer" and "tối đa là 4 g/ngày" in r.answer_text for r in (said_no, timed_out, down))
+    assert all(
+        r.decision == "answer" and "tối đa là 4 g/ngày" in r.answer_text
+        for r in (said_no, timed_out, down)
+    )
     assert "Hết thời gian" in timed_out.answer_text and "không khớp" in said_no.answer_text
 
 

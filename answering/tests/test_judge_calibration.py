@@ -77,7 +77,9 @@ class _Judge(BaseHTTPRequestHandler):
 @pytest.fixture
 def judge_server(settings) -> Iterator[Callable[[Judge], None]]:  # type: ignore[no-untyped-def]
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Judge)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    ).start()
     settings.ANSWER_PROVIDER = "openai"
     settings.ANSWER_BASE_URL = f"http://127.0.0.1:{server.server_port}/v1"
     settings.ANSWER_MODEL = "fake-judge"
@@ -112,7 +114,7 @@ def test_check_judge_refuses_reject_all_accept_all_and_surface_judges_and_passes
     assert results["careful"][1] is None
     for output, _ in results.values():  # both rates printed every time
         assert "supported claims accepted: " in output and "unsupported claims accepted: " in output
-    assert "unsupported claims accepted: 10/10 (1.00)" in results["surface"][0]
+    assert "of which amount swapped: 5/5" in results["surface"][0]  # all pass a surface judge
     assert "supported claims accepted: 10/10 (1.00)" in results["careful"][0]
 
 
@@ -124,7 +126,12 @@ def test_every_plant_passes_a_surface_judge_and_fails_a_careful_one() -> None:
                 kind, plant = planted(block)
                 if kind in ("amount swapped", "population swapped"):
                     kinds.add(kind)
-                    assert surface(plant, block.text) and not careful(plant, block.text), plant
+                    assert not careful(plant, block.text), plant
+                # Every word and number of an amount swap is in the block; of a population swap
+                # too when the block names both populations.
+                both = all(p in block.text.lower() for p in ("trẻ em", "người lớn"))
+                if kind == "amount swapped" or (kind == "population swapped" and both):
+                    assert surface(plant, block.text), plant
                 real = next((s for s in sentences(block.text) if len(s) > 20), None)
                 if real:
                     assert careful(real, block.text)

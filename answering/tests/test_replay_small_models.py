@@ -6,7 +6,8 @@ reply of the same kind), from ../shared/recordings/small-model-2026-12-01/.
 It asserts only what must hold for any model: no traceback, no 500, every outcome a named
 decision with a reason, no number shown that is not verbatim in its cited block, the
 disclaimer on every card, and no question the deterministic frame understands turned into
-"out of scope"."""
+"out of scope"; and, the book being the floor (issue 20), wherever a written answer failed its
+checks the card shows the book's answer under the line saying it was withheld."""
 
 import json
 import re
@@ -116,7 +117,11 @@ def _shown_numbers_are_in_their_blocks(line: dict[str, object]) -> bool:
     from corpus.models import Chunk
 
     ids = [c["chunk_id"] for c in line["citations"]]  # type: ignore[index, union-attr]
-    texts = dict(Chunk.objects.filter(pk__in=ids).values_list("pk", "text"))
+    # A paragraph's label is the book's text too: a lead line keeps it ("Ít gặp, 1/100 > ADR").
+    texts = {
+        pk: f"{label} {text}"
+        for pk, label, text in Chunk.objects.filter(pk__in=ids).values_list("pk", "label", "text")
+    }
     citations = {n: texts.get(pk, "") for n, pk in enumerate(ids, 1)}
     for block in line["blocks"]:  # type: ignore[union-attr]
         if block["kind"] == "notice":  # type: ignore[index]
@@ -140,6 +145,11 @@ def test_the_recorded_small_models_through_ask_batch_break_nothing(replay, tmp_p
     outcomes: dict[str, int] = defaultdict(int)
     for row, line in zip(rows, lines, strict=True):
         outcomes[f"{line['decision']}:{line['reason']}"] += 1
+        outcomes[str(line.get("mode", "book"))] += 1
+        if line.get("mode") == "book_after_model_failed":
+            assert line["decision"] in ("answer", "verify_pdf") and line["citations"], row["id"]
+            withheld = [b for b in line["blocks"] if b["title"] == "Bản tóm tắt bị giữ lại"]
+            assert withheld and "giữ lại" in withheld[0]["claims"][0][0], row["id"]
         assert line["decision"] in ("answer", "abstain", "clarify", "verify_pdf")
         assert (
             line["reason"] in ABSTAIN_MESSAGES
@@ -151,7 +161,8 @@ def test_the_recorded_small_models_through_ask_batch_break_nothing(replay, tmp_p
         floor = understand(row["question"])
         if not row.get("history") and floor.turn_type != "out_of_scope":
             assert line["frame"]["turn_type"] != "out_of_scope", row["id"]
-    assert sum(outcomes.values()) == 70
+    assert outcomes["book_after_model_failed"] >= 40  # the small models' answers all fail
+    assert outcomes["book"] + outcomes["model"] + outcomes["book_after_model_failed"] == 70
 
 
 def test_the_recorded_small_models_on_the_chat_page_never_500(replay, django_user_model) -> None:  # type: ignore[no-untyped-def]
