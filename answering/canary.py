@@ -84,6 +84,13 @@ def _population_swapped(block: Evidence, candidates: list[str]) -> str | None:
     return None
 
 
+def population_swapped(block: Evidence) -> str | None:
+    """The population swap of a block that names both populations, or None."""
+    if not all(p in block.text.lower() for p in ("trẻ em", "người lớn")):
+        return None
+    return _population_swapped(block, [s for s in sentences(block.text) if len(s) > 20])
+
+
 def planted(block: Evidence) -> tuple[str, str]:
     """(kind, a claim the block does not support) from the block's own sentences."""
     candidates = [s for s in sentences(block.text) if len(s) > 20] or [block.text[:200]]

@@ -114,7 +114,7 @@ def test_check_judge_refuses_reject_all_accept_all_and_surface_judges_and_passes
     assert results["careful"][1] is None
     for output, _ in results.values():  # both rates printed every time
         assert "supported claims accepted: " in output and "unsupported claims accepted: " in output
-    assert "of which amount swapped: 5/5" in results["surface"][0]  # all pass a surface judge
+    assert "unsupported claims accepted: 10/10 (1.00)" in results["surface"][0]  # all plants pass it
     assert "supported claims accepted: 10/10 (1.00)" in results["careful"][0]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from answering.canary import planted
+from answering.canary import planted, population_swapped
 from answering.grounding import sentences
 from answering.prompts import entailment_request, evidence_label
 from answering.providers import Budget, Provider, ProviderError, get_provider
@@ -20,22 +20,34 @@ from corpus.models import Drug
 from retrieval.evidence import Evidence
 from retrieval.queries import find_by_section
 
-# Where each kind of plant is found: dose paragraphs have amounts to swap, cautions name
-# populations. A block awaiting the print check is never used.
-_SOURCES = (("lieu_luong_va_cach_dung", "amount swapped"), ("than_trong", "population swapped"))
+# Where each kind of plant is found: dose paragraphs have amounts to swap; cautions and dose
+# paragraphs naming both trẻ em and người lớn give population swaps whose every word is in the
+# block. A block awaiting the print check is never used.
+_SOURCES = (
+    ("amount swapped", ("lieu_luong_va_cach_dung",)),
+    ("population swapped", ("than_trong", "lieu_luong_va_cach_dung")),
+)
+
+
+def _plant(block: Evidence, kind: str) -> str | None:
+    if kind == "population swapped":
+        return population_swapped(block)
+    found, plant = planted(block)
+    return plant if found == kind else None
 
 
 def calibration_blocks(per_kind: int) -> list[tuple[Evidence, str, str]]:
-    """(block, kind, unsupported claim): `per_kind` blocks of each kind, in drug order."""
+    """(block, kind, unsupported claim): `per_kind` blocks of each kind, one per drug."""
     picked: list[tuple[Evidence, str, str]] = []
-    for section, wanted in _SOURCES:
+    drugs = list(Drug.objects.order_by("drug_id").values_list("drug_id", flat=True))
+    for kind, sections in _SOURCES:
         found = 0
-        for drug_id in Drug.objects.order_by("drug_id").values_list("drug_id", flat=True):
-            for block in find_by_section(drug_id, section):
+        for drug_id in drugs:
+            blocks = [e for section in sections for e in find_by_section(drug_id, section)]
+            for block in blocks:
                 if block.needs_visual_check or len(block.text) < 80:
                     continue
-                kind, plant = planted(block)
-                if kind == wanted:
+                if plant := _plant(block, kind):
                     picked.append((block, kind, plant))
                     found += 1
                     break
@@ -89,7 +101,7 @@ class Command(BaseCommand):
             yes, n = counts["accepted"], counts["judged"]
             rates[truth] = yes / n if n else None
             self.stdout.write(f"{truth} claims accepted: {yes}/{n} ({rates[truth] or 0:.2f})")
-        for kind in dict.fromkeys(k for _, k in _SOURCES):
+        for kind, _ in _SOURCES:
             yes, n = (
                 tally["unsupported"][f"{kind}: accepted"],
                 tally["unsupported"][f"{kind}: judged"],
