@@ -114,7 +114,8 @@ def test_check_judge_refuses_reject_all_accept_all_and_surface_judges_and_passes
     assert results["careful"][1] is None
     for output, _ in results.values():  # both rates printed every time
         assert "supported claims accepted: " in output and "unsupported claims accepted: " in output
-    assert "unsupported claims accepted: 10/10 (1.00)" in results["surface"][0]  # all plants pass it
+    # Every plant passes a surface judge: all its words and numbers are in the block.
+    assert "unsupported claims accepted: 10/10 (1.00)" in results["surface"][0]
     assert "supported claims accepted: 10/10 (1.00)" in results["careful"][0]
 
 
