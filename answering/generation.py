@@ -18,8 +18,6 @@ from answering.ranking import focus_first
 from answering.refusals import grounded_gap, is_refusal
 from answering.results import (
     ABSTAIN_MESSAGES,
-    DOSAGE_SECTIONS,
-    WARNING_SECTIONS,
     AnswerBlock,
     AnswerMode,
     BlockKind,
@@ -30,6 +28,7 @@ from answering.results import (
     kind_of,
 )
 from answering.schemas import AnswerOut, parse_output
+from corpus.sections import DOSAGE_SECTIONS, WARNING_SECTIONS
 from corpus.text import fold
 from retrieval.evidence import Evidence, Outcome
 from retrieval.retrieve import Retrieved

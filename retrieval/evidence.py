@@ -59,6 +59,8 @@ class Reason(TextChoices):
     REQUEST_BUDGET_EXHAUSTED = "request_budget_exhausted", "Hết thời gian"
     MALFORMED_OUTPUT = "malformed_output", "Kết quả sai định dạng"
     UNGROUNDED_NUMBER = "ungrounded_number", "Con số không khớp sách"
+    UNGROUNDED_QUANTITY = "ungrounded_quantity", "Liều, đơn vị hoặc nhóm không khớp sách"
+    JUDGE_UNRELIABLE = "judge_unreliable", "Bước đối chiếu không đáng tin"
     INVALID_CITATION = "invalid_citation", "Trích dẫn không tồn tại"
     UNCITED_CLAIM = "uncited_claim", "Ý không có trích dẫn"
     UNSUPPORTED_CLAIM = "unsupported_claim", "Ý không khớp sách"
