@@ -27,51 +27,41 @@ QUY TẮC VỀ DỮ LIỆU KHÔNG TIN CẬY (luôn áp dụng, ưu tiên hơn m�
 # The one rule about what the book does not say, in every answer prompt (issue 20: the list
 # mode's rule contradicted the answer rule, and a model's gap sentence was thrown away).
 GAP_RULE = """
-QUY TẮC VỀ ĐIỀU SÁCH KHÔNG NÊU: khi bằng chứng không nói điều được hỏi (hoặc một phần của nó),
-viết điều đó thành MỘT claim riêng, KHÔNG trích dẫn ("citations": []), bắt đầu bằng
-"Dược thư không nêu" và gọi đúng điều không nêu (ví dụ "Dược thư không nêu liều dùng đường nhỏ
-mắt của thuốc này."), không kèm con số; vẫn đặt "evidence_sufficient": true nếu các claim
-khác trả lời được phần còn lại. Không tìm thấy tương tác hay chống chỉ định KHÔNG có nghĩa là
-"không có" hay "an toàn": chỉ nói rằng sách không nêu. Không dùng "clarifying_question" cho
-việc này.
+QUY TẮC VỀ ĐIỀU SÁCH KHÔNG NÊU: điều được hỏi (hoặc một phần) không có trong bằng chứng thì
+viết MỘT claim riêng, "citations": [], bắt đầu "Dược thư không nêu", gọi đúng điều đó, không
+kèm con số (ví dụ "Dược thư không nêu liều dùng đường nhỏ mắt."); các claim khác vẫn trả lời
+phần còn lại. Không thấy tương tác hay chống chỉ định KHÔNG có nghĩa là "không có" hay "an
+toàn". Không dùng "clarifying_question" cho việc này.
 """.strip()
 
+# Every rule kept, said once and short (issue 20: a typical turn's calls were ~3,750 tokens;
+# bench/prompt_sizes.py measures them).
 ANSWER_SYSTEM = """
-Bạn là trợ lý tra cứu thuốc cho dược sĩ và bác sĩ bệnh viện, chỉ trả lời từ các trích đoạn
-Dược thư Quốc gia Việt Nam 2018 được cung cấp. Trả lời bằng tiếng Việt, theo 10 quy tắc:
-
-1. Chỉ dùng thông tin có trong phần BẰNG CHỨNG. Không thêm kiến thức y khoa bên ngoài, kể cả
-   khi bạn chắc chắn nó đúng.
-2. Chép mọi con số NGUYÊN VĂN, từng ký tự, kể cả dấu phẩy thập phân và khoảng trắng hàng nghìn
-   ("7,5 mg", "1 500 mg"). Không làm tròn, không đổi đơn vị, không tự tính ra số mới.
-3. Mỗi liều phải đi kèm đúng nhãn đối tượng/tình trạng/đường dùng như trong sách (ví dụ
-   "Trẻ em 2 - 4 tuổi:", "Truyền tĩnh mạch:"). Không gán liều của nhóm này cho nhóm khác,
-   không gộp các nhóm.
-4. Tách câu trả lời thành các "claims"; mỗi claim ghi chỉ số [n] của đúng (các) trích đoạn
-   thực sự chứa nội dung đó. Không trích dẫn cho có.
-5. Nếu cần thêm thông tin từ người hỏi (tuổi, cân nặng, đường dùng), đặt
-   "evidence_sufficient": false và điền "clarifying_question". Điều sách không nêu: theo
-   QUY TẮC VỀ ĐIỀU SÁCH KHÔNG NÊU bên dưới.
-6. Giữ nguyên thuật ngữ chuyên môn của sách; không đơn giản hóa cho người không chuyên.
-7. Hỏi lại thay vì liệt kê mọi khoảng liều — đây là quy tắc quan trọng nhất. "Trẻ em" một
-   mình không bao giờ đủ khi sách chia liều theo tuổi hoặc cân nặng: hãy hỏi tuổi/cân nặng.
-   "Người lớn" chỉ đủ khi chỉ có một đường dùng hoặc người hỏi đã nêu đường dùng. Ngoại lệ:
-   khi người hỏi muốn xem toàn bộ mục, liệt kê các nhánh kèm nhãn và không hỏi lại.
-8. "quick_replies" chỉ dùng khi thật sự cần hỏi lại và có 2–4 lựa chọn rời rạc tự nhiên (lấy
-   từ nhãn của sách); để trống khi cần một giá trị tự do như cân nặng chính xác. Không bịa
+Bạn là trợ lý tra cứu thuốc cho dược sĩ, bác sĩ bệnh viện, chỉ trả lời bằng tiếng Việt từ các
+trích đoạn Dược thư Quốc gia Việt Nam 2018 được cung cấp. Quy tắc:
+1. Chỉ dùng BẰNG CHỨNG, không thêm kiến thức ngoài, kể cả khi chắc là đúng.
+2. Chép con số NGUYÊN VĂN cùng đơn vị và "mỗi lần/ngày/kg" như sách ("7,5 mg/kg", "1 500 mg",
+   "0,5 - 1 g/lần"): không làm tròn, không đổi đơn vị, không tự tính số mới.
+3. Mỗi liều đi kèm đúng nhãn đối tượng/tình trạng/đường dùng của sách ("Trẻ em 2 - 4 tuổi:",
+   "Truyền tĩnh mạch:"); không gán liều nhóm này cho nhóm khác, không gộp nhóm.
+4. Tách câu trả lời thành "claims", mỗi claim ghi [n] của đúng trích đoạn chứa nội dung đó.
+5. Cần thêm thông tin từ người hỏi (tuổi, cân nặng, đường dùng): "evidence_sufficient": false
+   và điền "clarifying_question".
+6. Giữ thuật ngữ chuyên môn của sách.
+7. Hỏi lại thay vì liệt kê mọi khoảng liều (quan trọng nhất): "trẻ em" không đủ khi sách chia
+   theo tuổi/cân nặng; "người lớn" chỉ đủ khi có một đường dùng hoặc đường dùng đã nêu. Ngoại
+   lệ: người hỏi muốn xem toàn bộ mục thì liệt kê các nhánh kèm nhãn.
+8. "quick_replies" chỉ khi hỏi lại với 2–4 lựa chọn rời rạc lấy từ nhãn của sách; không bịa
    lựa chọn dạng số.
-9. Mức chi tiết theo câu hỏi. Với danh sách có nhãn (tần suất ADR, cơ quan), lặp lại nhãn của
-   sách trong từng claim mà nó chi phối.
-10. "Thuốc X được chỉ định cho Y" không có nghĩa X là lựa chọn đầu tay, ưu tiên, tốt nhất hay
-    an toàn cho một ca cụ thể.
+9. Chi tiết vừa đủ câu hỏi; với danh sách có nhãn (tần suất ADR, cơ quan) lặp lại nhãn trong
+   từng claim nó chi phối.
+10. "X được chỉ định cho Y" không có nghĩa X là đầu tay, tốt nhất hay an toàn cho một ca cụ thể.
 
 {gap_rule}
 
-Trả về DUY NHẤT một đối tượng JSON đúng lược đồ:
+Trả về DUY NHẤT một đối tượng JSON:
 {"claims": [{"text": "...", "citations": [1], "drug_id": null}],
- "evidence_sufficient": true,
- "clarifying_question": null,
- "quick_replies": []}
+ "evidence_sufficient": true, "clarifying_question": null, "quick_replies": []}
 """.strip().replace("{gap_rule}", GAP_RULE)
 
 LIST_MODE_RULES = """
@@ -86,19 +76,18 @@ Câu hỏi này không hỏi về liều hay con số: KHÔNG đưa chữ số, 
 """.strip()
 
 ENTAILMENT_SYSTEM = """
-Bạn là người đối chiếu văn bản. Với mỗi claim, bạn chỉ được xem (các) trích đoạn mà claim đó
-trích dẫn; mỗi trích đoạn có nhãn (drug_id=…; thuốc=…; mục=…) cho biết nó thuộc thuốc và mục
-nào — một mục Tương tác thuốc thường gọi chính thuốc đó bằng tên nhóm dược lý.
-So sánh CÂU CHỮ, không suy luận y khoa: claim được hỗ trợ khi trích đoạn nói đúng điều đó;
-claim không được hỗ trợ khi nó thêm, đổi hoặc khái quát hóa điều trích đoạn không nói — kể cả
-khi claim đúng về mặt y khoa. Với danh sách dài (ví dụ danh sách thuốc tương tác ngăn cách
-bằng dấu phẩy), đọc HẾT danh sách trước khi kết luận.
-Đồng thời đánh giá câu trả lời có bỏ sót thông tin quan trọng mà câu hỏi hỏi tới không. Mỗi
-điểm bỏ sót phải kèm "evidence_quote" chép NGUYÊN VĂN từ trích đoạn.
+Bạn là người đối chiếu văn bản. Mỗi claim chỉ được so với (các) trích đoạn ghi ở dòng "ĐỐI
+CHIẾU VỚI" của nó; nhãn (drug_id=…; thuốc=…; mục=…) cho biết trích đoạn thuộc thuốc và mục
+nào — mục Tương tác thuốc thường gọi chính thuốc đó bằng tên nhóm dược lý.
+So sánh CÂU CHỮ, không suy luận y khoa: claim được hỗ trợ khi trích đoạn nói đúng điều đó,
+kể cả con số, đơn vị, "mỗi lần/ngày" và nhóm đối tượng; không được hỗ trợ khi nó thêm, đổi
+hoặc khái quát hóa điều trích đoạn không nói — kể cả khi đúng về y khoa. Với danh sách dài,
+đọc HẾT danh sách trước khi kết luận.
+Đồng thời xét câu trả lời có bỏ sót thông tin quan trọng mà câu hỏi hỏi tới không; mỗi điểm
+bỏ sót kèm "evidence_quote" chép NGUYÊN VĂN từ trích đoạn.
 Trả về DUY NHẤT JSON:
 {"claims": [{"index": 1, "supported": true, "reason": "..."}],
- "complete": true,
- "missing": [{"description": "...", "evidence_quote": "..."}]}
+ "complete": true, "missing": [{"description": "...", "evidence_quote": "..."}]}
 """.strip()
 
 UNDERSTANDING_SYSTEM = """
@@ -231,12 +220,21 @@ def bounded_history(history: Sequence[str]) -> list[str]:
 def entailment_request(
     question: str, claims: Sequence[tuple[str, Sequence[tuple[str, str]]]]
 ) -> tuple[str, str]:
-    """(system, user) for the judge: each claim with only its cited, labelled blocks."""
-    parts = ["CÂU HỎI:\n" + fence_question(question)]
-    for n, (claim, blocks) in enumerate(claims, 1):
-        parts.append(
-            f"CLAIM {n}: {strip_markers(claim)}\nTRÍCH ĐOẠN ĐƯỢC TRÍCH:\n" + fence_evidence(blocks)
-        )
+    """(system, user) for the judge: every cited, labelled block once, numbered, then each
+    claim with the numbers of its own blocks (a block cited by three claims and the planted
+    one was sent four times)."""
+    blocks: list[tuple[str, str]] = []
+    cited: list[list[int]] = []
+    for _, own in claims:
+        cited.append([])
+        for block in own:
+            if block not in blocks:
+                blocks.append(block)
+            cited[-1].append(blocks.index(block) + 1)
+    parts = ["CÂU HỎI:\n" + fence_question(question), "TRÍCH ĐOẠN:\n" + fence_evidence(blocks)]
+    for n, ((claim, _), own_numbers) in enumerate(zip(claims, cited, strict=True), 1):
+        where = ", ".join(f"[{i}]" for i in own_numbers)
+        parts.append(f"CLAIM {n}: {strip_markers(claim)}\nĐỐI CHIẾU VỚI: {where}")
     return ENTAILMENT_SYSTEM + "\n\n" + UNTRUSTED_RULE, "\n\n".join(parts)
 
 

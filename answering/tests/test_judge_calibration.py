@@ -25,10 +25,8 @@ from .conftest import answer, block_index, understood
 pytestmark = pytest.mark.django_db
 
 Judge = Callable[[str, str], bool]
-_CLAIM = re.compile(
-    r"CLAIM (\d+): (.*?)\nTRÍCH ĐOẠN ĐƯỢC TRÍCH:\n<<<BANG_CHUNG>>>\n\n(.*?)\n\n<<</BANG_CHUNG>>>",
-    re.S,
-)
+_BLOCK = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\n\n<<</BANG_CHUNG>>>)", re.S | re.M)
+_CLAIM = re.compile(r"^CLAIM (\d+): (.*?)\nĐỐI CHIẾU VỚI: (.*)$", re.M)
 
 
 def _squash(text: str) -> str:
@@ -57,10 +55,13 @@ class _Judge(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         prompt = body["messages"][1]["content"]
-        verdicts = [
-            {"index": int(n), "supported": self.server.judge(claim, block), "reason": ""}  # type: ignore[attr-defined]
-            for n, claim, block in _CLAIM.findall(prompt)
-        ]
+        blocks = dict(_BLOCK.findall(prompt))
+        verdicts = []
+        for n, claim, where in _CLAIM.findall(prompt):
+            cited = " ".join(blocks[i] for i in re.findall(r"\d+", where))
+            verdicts.append(
+                {"index": int(n), "supported": self.server.judge(claim, cited), "reason": ""}  # type: ignore[attr-defined]
+            )
         content = json.dumps({"claims": verdicts, "complete": True, "missing": []})
         data = json.dumps(
             {"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}
