@@ -199,7 +199,7 @@ def test_the_admin_lists_turns_filterable_by_outcome_reason_drug_and_date(
     assert filtered.status_code == 200 and filtered.context["cl"].result_count >= 2
 
 
-def test_a_model_server_that_is_down_gives_a_named_abstain_card_not_a_500(
+def test_a_model_server_that_is_down_gives_the_books_card_with_the_reason_not_a_500(
     client: Client,
     conversation: Conversation,
     settings,  # type: ignore[no-untyped-def]
@@ -209,11 +209,13 @@ def test_a_model_server_that_is_down_gives_a_named_abstain_card_not_a_500(
     settings.ANSWER_MODEL = "qwen2.5-7b-instruct"
     response = _ask(client, conversation, "Liều paracetamol cho người lớn?", **HTMX)
     html = response.content.decode()
-    assert response.status_code == 200 and "card-abstain" in html
+    assert response.status_code == 200 and "card-answer" in html  # the book is the floor
     assert "Dịch vụ mô hình ngôn ngữ không phản hồi" in html and DISCLAIMER in html
+    assert "tối đa là 4 g/ngày" in html
     turn = Turn.objects.get(conversation=conversation)
     # The question was understood without the model; the answer call found it down.
-    assert turn.reason == "provider_unavailable" and turn.decision == "abstain"
+    assert turn.reason == "provider_unavailable" and turn.decision == "answer"
+    assert turn.mode == "book_after_model_failed"
     assert turn.frame["understanding_note"] == "model_provider_unavailable"
 
 
