@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 Judge = Callable[[str, str], bool]
 _BLOCK = re.compile(r"^\[(\d+)\] [^\n]*\n(.*?)(?=\n\n\[\d+\] |\n\n<<</BANG_CHUNG>>>)", re.S | re.M)
-_CLAIM = re.compile(r"^CLAIM (\d+): (.*?)\nĐỐI CHIẾU VỚI: (.*)$", re.M)
+_CLAIM = re.compile(r"^CLAIM (\d+): (.*?)\nĐỐI CHIẾU VỚI: ([^\n]*)$", re.S | re.M)
 
 
 def _squash(text: str) -> str:
