@@ -318,8 +318,8 @@ def read_quantities(question: str) -> Quantities:
 # (195 runs in the book, all thousands groups; one running into a letter, "P450 3A4", is not).
 _SPACES = " \u00a0\u2009\u202f"
 NUMBER_RE = re.compile(rf"(?<!\d)\d+(?:[{_SPACES}]\d+(?![^\W\d_]))*(?:[.,]\d+)*")
-_BOOK_ONLY = "lan|%|mmol|meq|microgam|nanogam|ng|dvqt|dv|l|lit|dl|giot|phut|giay|m2|mmhg|cm|mm|nang|lieu|xit|mol|kcal"  # fmt: skip
-_PER_WORDS = "kg|ngay|lan|lieu|gio|h|phut|tuan|thang|nam|m2|dl|l|ml|24 gio|24 h|1,73 m2"
+_BOOK_ONLY = "lan|%|mmol|micromol|meq|microgam|µg|nanogam|ng|dvqt|dv|trieu|l|lit|dl|giot|phut|giay|m2|m²|mmhg|cm|mm|nang|lieu|xit|mol|kcal"  # fmt: skip
+_PER_WORDS = "kg|ngay|lan|lieu|gio|h|phut|tuan|thang|nam|m2|m²|dl|l|lit|ml|24 gio|24 h|1,73 m2|1,73 m²"  # fmt: skip
 _RANGE_TO = re.compile(r"\s*(?:-|–|—|den|toi)\s*")
 _BOOK_UNIT = re.compile(rf"\s*(?P<u>{_alt([*_UNITS, *_BOOK_ONLY.split('|')])})(?![a-z0-9])")
 _PER_PART = re.compile(rf"\s*(?:/|(?:moi|mot|trong)\s)\s*(?P<p>{_alt(_PER_WORDS.split('|'))})(?![a-z0-9])")  # fmt: skip
