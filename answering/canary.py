@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from answering.amounts import NUMBER_RE, read_amounts
 from answering.grounding import amounts_follow_the_book, numeric_tokens, sentences
-from answering.quantities import NUMBER_RE, read_amounts
 from retrieval.evidence import Evidence
 
 _POPULATIONS = (("trẻ em", "người lớn"), ("người lớn", "trẻ em"))

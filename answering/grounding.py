@@ -17,11 +17,12 @@ by its block; that is the entailment judge's job (answering/generation.py).
 
 Numbers are not checked bare (issue 20): "tối đa là 6 g/ngày" cited to "… 4 - 6 giờ một lần;
 tối đa là 4 g/ngày" has every number in its block and is a wrong dose. Each amount of a claim
-is read with its unit and what it is per (answering/quantities.py, `read_amounts`, the same
+is read with its unit and what it is per (answering/amounts.py, `read_amounts`, the same
 reader for the book and the answer) and must be an amount of a cited block written the same
-way (a range whole: one end of "2 - 3 lần/ngày" is not it); and the amounts of one sentence must follow one another
-in the block as they do in the claim, none skipping a nearer amount of its own unit: "2 - 4
-tuổi: 240 mg" is refused where the block says "2 - 4 tuổi: 180 mg; 4 - 6 tuổi: 240 mg".
+way (a range whole: one end of "2 - 3 lần/ngày" is not it); and the amounts of one sentence
+must follow one another in the block as they do in the claim, none skipping a nearer amount
+of its own unit: "2 - 4 tuổi: 240 mg" is refused where the block says "2 - 4 tuổi: 180 mg;
+4 - 6 tuổi: 240 mg".
 `manage.py check_amounts` proves it on recombinations of the book's dose paragraphs.
 """
 
@@ -30,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from answering.quantities import Amount, numeric_tokens, read_amounts
+from answering.amounts import Amount, numeric_tokens, read_amounts
 
 _GROUP_RE = re.compile(r"(?:\s*\[\s*\d+\s*\])+")
 _INDEX_RE = re.compile(r"\[\s*(\d+)\s*\]")

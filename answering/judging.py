@@ -6,12 +6,12 @@ already state it (issue 20: a complete answer was "repaired" into `incomplete_an
 import logging
 from collections.abc import Sequence
 
+from answering.amounts import numeric_tokens, read_amounts
 from answering.canary import plant_among
 from answering.grounding import GroundedClaim
 from answering.metrics import JUDGE_UNRELIABLE
 from answering.prompts import entailment_request
 from answering.providers import Budget, Provider, ProviderError
-from answering.quantities import numeric_tokens, read_amounts
 from answering.schemas import VerdictOut, parse_output
 from corpus.text import words
 from retrieval.evidence import Evidence

@@ -3,9 +3,9 @@ what it is per, and its place among the block's amounts — by the deterministic
 
 import pytest
 
+from answering.amounts import read_amounts
 from answering.grounding import verify
 from answering.management.commands.check_amounts import recombinations, sweep
-from answering.quantities import read_amounts
 
 DOSE = "Người lớn: 0,5 - 1 g/lần, 4 - 6 giờ một lần; tối đa là 4 g/ngày."
 BANDS = "Trẻ em 2 - 4 tuổi: 180 mg; 4 - 6 tuổi: 240 mg; 6 - 9 tuổi: 320 mg."

@@ -21,8 +21,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from answering.amounts import NUMBER_RE, Amount, read_amounts
 from answering.grounding import BAND_UNITS, sentences, verify_claims
-from answering.quantities import NUMBER_RE, Amount, read_amounts
 from corpus.models import Chunk
 
 DOSE_SECTION = "lieu_luong_va_cach_dung"

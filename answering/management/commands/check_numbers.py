@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from answering.amounts import NUMBER_RE, read_amounts
 from answering.grounding import numeric_tokens, verify_claims
-from answering.quantities import NUMBER_RE, read_amounts
 from corpus.models import Chunk
 
 SEPARATOR = " "
