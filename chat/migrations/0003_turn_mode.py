@@ -14,7 +14,7 @@ def mark_written_answers(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("chat", "0001_initial"),
+        ("chat", "0002_feedback_one_per_user_turn"),
     ]
 
     operations = [
