@@ -197,19 +197,20 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
         did_you_mean=resolution.near_misses,
         standalone_query=question,
     )
+    paired = has(folded, "together") or "+" in question  # "heparin dùng với warfarin"
     return Reading(
         question=question,
         folded=folded,
         resolution=resolution,
-        frame=_poisoned_first(frame, resolution, folded, question),
+        frame=_poisoned_first(frame, resolution, folded, paired),
         current=current_medicines(folded, resolution.spans),
         yes_no=bool(YES_NO.search(folded)),
-        paired=has(folded, "together") or "+" in question,
+        paired=paired,
     )
 
 
 def _poisoned_first(
-    frame: QueryFrame, resolution: Resolution, folded: str, question: str
+    frame: QueryFrame, resolution: Resolution, folded: str, paired: bool
 ) -> QueryFrame:
     """The drug a poisoning is with as the subject, the others named as its antidotes."""
     drugs, section = frame.drugs, frame.attribute
@@ -222,7 +223,6 @@ def _poisoned_first(
                 companions = tuple(d for d in drugs if d != named[0])
                 drugs = named[:1]
                 frame = replace(frame, drugs=drugs, companions=companions)
-    paired = has(folded, "together") or "+" in question  # "heparin dùng với warfarin"
     if section in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG) and not paired:
         poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
         if poisoned is not None:

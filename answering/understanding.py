@@ -5,13 +5,13 @@ kept for the arbiter to weigh by their evidence."""
 from dataclasses import replace
 
 from answering.cues import YES_NO, age_months, has
-from answering.reading import as_relation, condition_to_drug, condition_words, read
+from answering.reading import as_relation, condition_words, read
 from answering.shapes import candidates
 from answering.shapes import reread as reread_by_shapes
 from corpus.text import as_typed, folded_phrase
 from retrieval.frame import QueryFrame
 
-__all__ = ["as_relation", "condition_to_drug", "condition_words", "recorded", "understand"]
+__all__ = ["as_relation", "condition_words", "recorded", "understand"]
 
 
 def understand(question: str, claimed_scope: str = "human") -> QueryFrame:

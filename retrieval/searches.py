@@ -195,19 +195,25 @@ def section(frame: QueryFrame, question: str) -> Retrieved:
         and frame.age_months is not None
     ):
         # The book's band that holds the stated age, recorded for the answer and the audit.
-        asked = age_between_bands(frame, evidence)
+        band = band_for(child_bands(evidence), frame.age_text, frame.age_months)
+        asked = _ask_for_band(frame, evidence) if band is None else None
         if asked is not None:
             return asked
-        band = band_for(child_bands(evidence), frame.age_text, frame.age_months)
         frame = replace(frame, age_band=band)
     return from_decision(frame, evidence)
 
 
 def age_between_bands(frame: QueryFrame, evidence: list[Evidence]) -> Retrieved | None:
     """A child's age that no band of the dose paragraphs holds, asked back with the bands."""
-    band = band_for(child_bands(evidence), frame.age_text, frame.age_months or 0.0)
+    if band_for(child_bands(evidence), frame.age_text, frame.age_months or 0.0) is not None:
+        return None
+    return _ask_for_band(frame, evidence)
+
+
+def _ask_for_band(frame: QueryFrame, evidence: list[Evidence]) -> Retrieved | None:
+    """The bands asked back for an age no band holds, unless a weight answers instead."""
     headings = _main_headings(evidence)
-    if band is None and frame.weight_kg is None and len(headings) >= 2:
+    if frame.weight_kg is None and len(headings) >= 2:
         # "5 tuổi" between "2 - 4 tuổi" and "6 - 12 tuổi" (issue 24): no band of the book
         # holds the age, and the nearest is never guessed; the bands are asked back.
         replies = tuple(sorted(headings, key=youngest_first))

@@ -40,8 +40,20 @@ CONTESTED = ("section", "situation", "effect", "overview", "indication")
 
 @dataclass
 class Trial:
+    """A reading's evidence and what its card shows in view, read once."""
+
     retrieved: Retrieved
-    covered: float
+    view: str
+
+    def covered(self, situation: Situation) -> float:
+        return coverage(self.view, situation)
+
+    def names(self, situation: Situation) -> bool:
+        return names_situation(self.view, situation)
+
+
+def _trial(retrieved: Retrieved) -> Trial:
+    return Trial(retrieved, view_text(extractive_answer(retrieved, counted=False).blocks))
 
 
 def choose(frame: QueryFrame, question: str) -> Retrieved:
@@ -51,17 +63,19 @@ def choose(frame: QueryFrame, question: str) -> Retrieved:
     if not _contested(frame, first):
         return first
     situation = first.situation
-    best = Trial(first, _covered(first, situation))
-    if best.covered >= SETTLED:
+    best = _trial(first)
+    best_covered = best.covered(situation)
+    if best_covered >= SETTLED:
         return first
     for other in _readings(frame, first):
         shaped = shape_of(other)
         tried = retrieve_for_frame(other, question, shaped.search if shaped else None)
         if tried.decision not in (Outcome.ANSWER, Outcome.VERIFY_PDF):
             continue
-        trial = Trial(tried, _covered(tried, situation))
-        if trial.covered >= best.covered + MARGIN and _names(tried, situation):
-            best = trial
+        trial = _trial(tried)
+        covered = trial.covered(situation)
+        if covered >= best_covered + MARGIN and trial.names(situation):
+            best, best_covered = trial, covered
     return best.retrieved
 
 
@@ -109,15 +123,3 @@ def _readings(frame: QueryFrame, first: Retrieved) -> Iterator[QueryFrame]:
         seen.add(key)
         tried += 1
         yield other
-
-
-def _view(retrieved: Retrieved) -> str:
-    return view_text(extractive_answer(retrieved, counted=False).blocks)
-
-
-def _covered(retrieved: Retrieved, situation: Situation) -> float:
-    return coverage(_view(retrieved), situation)
-
-
-def _names(retrieved: Retrieved, situation: Situation) -> bool:
-    return names_situation(_view(retrieved), situation)

@@ -13,20 +13,14 @@ from answering.reading import (
     patient_context,
 )
 from answering.shapes.base import Candidate, Shape, candidate
-from corpus.sections import SectionKey
+from corpus.sections import PATIENT_SECTIONS, SectionKey
 from retrieval.catalog import get_resolver
 from retrieval.searches import drugs_for_condition
 
 NAME = "which_drug"
 # The sections a which-drug question may name as its relation ("những thuốc nào có chỉ
 # định …", "loại thuốc nào …"), with the patient's own sections (a pregnancy said with it).
-_RELATION_SECTIONS = (
-    None,
-    SectionKey.CHI_DINH,
-    SectionKey.LOAI_THUOC,
-    SectionKey.THOI_KY_MANG_THAI,
-    SectionKey.THOI_KY_CHO_CON_BU,
-)
+_RELATION_SECTIONS = (None, SectionKey.CHI_DINH, SectionKey.LOAI_THUOC, *PATIENT_SECTIONS.values())
 
 
 def recognise(reading: Reading) -> list[Candidate]:

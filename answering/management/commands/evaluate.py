@@ -3,8 +3,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
+from answering.management.cases import read_cases
 from answering.results import DISCLAIMER
 from answering.shapes.arbiter import choose
 from answering.understanding import understand
@@ -42,16 +43,7 @@ class Command(BaseCommand):
         parser.add_argument("--results", help="write one result line per question here")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path = Path(options["file"])
-        if not path.exists():
-            raise CommandError(f"{path} does not exist")
-        rows = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise CommandError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+        rows = read_cases(Path(options["file"]))
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         per_section: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         failures = []

@@ -2,7 +2,6 @@
 paraphrased (issue 17)? Each question whose answer shows its `must_contain` ahead of the first
 collapsed block is asked again in every variant of `answering.metamorphic`, without a model."""
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from answering.delivery import delivery
+from answering.management.cases import read_cases
 from answering.metamorphic import KINDS, Names, locate, variants
 from answering.results import AnswerBlock, TurnResult
 from answering.turn import answer_in_conversation
@@ -119,19 +119,7 @@ def what_changed(original: TurnResult, variant: TurnResult, key: str) -> tuple[s
 
 
 def _rows(paths: Sequence[str]) -> list[dict[str, Any]]:
-    rows = []
-    for file in paths:
-        path = Path(file)
-        if not path.exists():
-            raise CommandError(f"{path} does not exist")
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise CommandError(f"{path}:{n}: not JSON ({exc.msg})") from exc
-    return rows
+    return [row for file in paths for row in read_cases(Path(file))]
 
 
 def _key(row: dict[str, Any]) -> str | None:
