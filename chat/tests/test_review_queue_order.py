@@ -3,19 +3,13 @@ filters, the next item after a decision, the text rendered beside its editor (is
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.urls import reverse
 
 from chat.models import Conversation, Turn
 from corpus.models import Chunk
+from corpus.tests.accounts import logged_in
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _blocked_turn(doctor: User, chunk: Chunk, order: int) -> None:
@@ -45,7 +39,7 @@ def test_the_chunk_that_blocked_answers_leads_the_queue_with_its_count(
     table = _vancomycin_table()
     for order in (1, 2, 3):
         _blocked_turn(doctor, table, order)
-    page = _client(reviewer).get(reverse("admin:corpus_chunk_review_queue")).content.decode()
+    page = logged_in(reviewer).get(reverse("admin:corpus_chunk_review_queue")).content.decode()
     rows = page.split("<tbody>")[1].split("</tr>")
     assert f"/admin/corpus/chunk/{table.pk}/review/" in rows[0]
     assert '<td class="blocked">3</td>' in rows[0]
@@ -53,7 +47,7 @@ def test_the_chunk_that_blocked_answers_leads_the_queue_with_its_count(
 
 
 def test_the_queue_filters_by_drug_section_and_kind(reviewer: User) -> None:
-    client = _client(reviewer)
+    client = logged_in(reviewer)
     url = reverse("admin:corpus_chunk_review_queue")
     waiting = Chunk.objects.awaiting_review()
     tables = waiting.filter(kind=Chunk.Kind.TABLE).count()
@@ -68,7 +62,7 @@ def test_the_queue_filters_by_drug_section_and_kind(reviewer: User) -> None:
 
 
 def test_a_decision_leads_to_the_next_item_of_the_filtered_queue(reviewer: User) -> None:
-    client = _client(reviewer)
+    client = logged_in(reviewer)
     first, second = [
         c.pk
         for c in Chunk.objects.awaiting_review()
@@ -90,7 +84,7 @@ def test_a_decision_leads_to_the_next_item_of_the_filtered_queue(reviewer: User)
 
 
 def test_the_review_page_renders_the_text_and_previews_an_edit(reviewer: User) -> None:
-    client = _client(reviewer)
+    client = logged_in(reviewer)
     table = _vancomycin_table()
     page = client.get(reverse("admin:corpus_chunk_review", args=[table.pk])).content.decode()
     assert 'id="rendered-table"' in page

@@ -3,39 +3,21 @@ name edited there is seen by every worker at once (12.7)."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 from chat.conversation import ask_in_conversation
 from chat.models import Conversation, Turn
 from corpus.models import Alias, Chunk, Drug
+from corpus.tests.accounts import logged_in
 from retrieval.catalog import get_resolver
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def staff() -> User:
-    """Staff with every corpus and chat permission, outside «Dược sĩ duyệt»."""
-    from django.contrib.auth.models import Permission
-
-    user = User.objects.create_user("nv_ngoai_nhom", is_staff=True)
-    user.user_permissions.add(
-        *Permission.objects.filter(content_type__app_label__in=("corpus", "chat"))
-    )
-    return user
 
 
 def test_nobody_deletes_a_queued_chunk_from_the_admin(staff: User, admin_user: User) -> None:
     queued = Chunk.objects.filter(requires_visual_check=True).first()
     assert queued is not None
     for user in (staff, admin_user):
-        response = _client(user).post(f"/admin/corpus/chunk/{queued.pk}/delete/", {"post": "yes"})
+        response = logged_in(user).post(f"/admin/corpus/chunk/{queued.pk}/delete/", {"post": "yes"})
         assert response.status_code == 403
     assert Chunk.objects.filter(pk=queued.pk).exists()
 
@@ -43,7 +25,7 @@ def test_nobody_deletes_a_queued_chunk_from_the_admin(staff: User, admin_user: U
 def test_the_audit_trail_is_append_only_even_for_a_superuser(admin_user: User) -> None:
     conversation = Conversation.objects.create(user=admin_user)
     turn = ask_in_conversation(conversation, "Liều paracetamol cho người lớn?")
-    client = _client(admin_user)
+    client = logged_in(admin_user)
     assert client.post(f"/admin/chat/turn/{turn.pk}/delete/", {"post": "yes"}).status_code == 403
     assert (
         client.post(
@@ -59,8 +41,8 @@ def test_only_reviewers_edit_names_and_a_name_of_another_drug_is_refused(
 ) -> None:
     warfarin = Drug.objects.get(drug_id="warfarin")
     form = {"drug": warfarin.pk, "name": "Panadol", "kind": "curated", "source_page": ""}
-    assert _client(staff).post("/admin/corpus/alias/add/", form).status_code == 403
-    refused = _client(reviewer).post("/admin/corpus/alias/add/", form)
+    assert logged_in(staff).post("/admin/corpus/alias/add/", form).status_code == 403
+    refused = logged_in(reviewer).post("/admin/corpus/alias/add/", form)
     assert (
         refused.status_code == 200 and "đã là tên gọi của PARACETAMOL" in refused.content.decode()
     )
@@ -68,7 +50,7 @@ def test_only_reviewers_edit_names_and_a_name_of_another_drug_is_refused(
     assert get_resolver().resolve("Panadol") == ("paracetamol",)
     # A name of no other drug is taken, with its folded form.
     fresh = {**form, "name": "Coumadine Xyz"}
-    assert _client(reviewer).post("/admin/corpus/alias/add/", fresh).status_code == 302
+    assert logged_in(reviewer).post("/admin/corpus/alias/add/", fresh).status_code == 302
     assert Alias.objects.get(drug=warfarin, name="Coumadine Xyz").folded == "coumadine xyz"
 
 

@@ -4,30 +4,14 @@ the red team's staff edits, reproduced and refused."""
 
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
-from django.contrib.auth.models import Permission, User
-from django.test import Client
+from django.contrib.auth.models import User
 
 from chat.conversation import ask_in_conversation
 from chat.models import Conversation, Feedback
 from corpus.models import BookIndexEntry, Drug, IngestRun
+from corpus.tests.accounts import logged_in
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def staff() -> User:
-    """Staff with every corpus and chat permission, outside «Dược sĩ duyệt»."""
-    user = User.objects.create_user("nv_doi_so", is_staff=True)
-    user.user_permissions.add(
-        *Permission.objects.filter(content_type__app_label__in=("corpus", "chat"))
-    )
-    return user
 
 
 def test_nobody_reassigns_a_conversation_or_rewrites_feedback_superusers_included(
@@ -38,7 +22,7 @@ def test_nobody_reassigns_a_conversation_or_rewrites_feedback_superusers_include
     feedback = Feedback.objects.create(turn=turn, user=doctor, useful=False, comment="thiếu")
     run = IngestRun.objects.create(source="/sach", summary={"drugs": 94})
     for user in (staff, admin_user):
-        client = _client(user)
+        client = logged_in(user)
         # Readable, with no field to change.
         page = client.get(f"/admin/chat/conversation/{conversation.pk}/change/")
         assert page.status_code == 200 and 'name="user"' not in page.content.decode()
@@ -87,13 +71,15 @@ def test_drug_and_book_index_rows_are_edited_by_reviewers_only_with_a_history_ro
     assert entry is not None
     url = f"/admin/corpus/drug/{warfarin.pk}/change/"
     for outsider in (staff, admin_user):
-        client = _client(outsider)
+        client = logged_in(outsider)
         assert client.post(url, _drug_post(warfarin, page_start=1)).status_code == 403
         index_url = f"/admin/corpus/bookindexentry/{entry.pk}/change/"
         assert client.post(index_url, {"name": "X", "page": "1"}).status_code == 403
     assert Drug.objects.get(pk=warfarin.pk).page_start == warfarin.page_start
 
-    response = _client(reviewer).post(url, _drug_post(warfarin, page_start=warfarin.page_start + 1))
+    response = logged_in(reviewer).post(
+        url, _drug_post(warfarin, page_start=warfarin.page_start + 1)
+    )
     assert response.status_code == 302
     assert Drug.objects.get(pk=warfarin.pk).page_start == warfarin.page_start + 1
     row = LogEntry.objects.get(object_id=str(warfarin.pk), action_flag=CHANGE)

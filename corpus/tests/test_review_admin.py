@@ -2,10 +2,10 @@
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from django.test import Client
 from django.urls import reverse
 
 from corpus.models import Chunk, ChunkReview
+from corpus.tests.accounts import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -19,30 +19,24 @@ def staff_reader() -> User:
     return user
 
 
-def _client(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def _oldest_waiting() -> Chunk:
     return Chunk.objects.awaiting_review().order_by("created_at", "id").first()
 
 
 def test_the_queue_lists_waiting_chunks_oldest_first_with_its_count(reviewer: User) -> None:
-    response = _client(reviewer).get(reverse("admin:corpus_chunk_review_queue"))
+    response = logged_in(reviewer).get(reverse("admin:corpus_chunk_review_queue"))
     assert response.status_code == 200
     waiting = Chunk.objects.awaiting_review().count()
     assert waiting > 100
     assert f"{waiting} đoạn chờ kiểm tra" in response.content.decode()
-    index = _client(reviewer).get(reverse("admin:index")).content.decode()
+    index = logged_in(reviewer).get(reverse("admin:index")).content.decode()
     assert f'<td id="queue-count">{waiting}</td>' in index
 
 
 def test_a_table_is_shown_rendered_with_drug_section_pages_and_neighbours(reviewer: User) -> None:
     table = Chunk.objects.get(section__drug__drug_id="cetirizin_hydroclorid", kind=Chunk.Kind.TABLE)
     page = (
-        _client(reviewer)
+        logged_in(reviewer)
         .get(reverse("admin:corpus_chunk_review", args=[table.pk]))
         .content.decode()
     )
@@ -54,7 +48,7 @@ def test_a_table_is_shown_rendered_with_drug_section_pages_and_neighbours(review
 
 
 def test_a_reviewer_approves_edits_or_keeps_with_a_recorded_note(reviewer: User) -> None:
-    client = _client(reviewer)
+    client = logged_in(reviewer)
     first, second, third = Chunk.objects.awaiting_review().order_by("id")[:3]
     url = lambda c: reverse("admin:corpus_chunk_review", args=[c.pk])  # noqa: E731
     assert (
@@ -84,7 +78,7 @@ def test_a_reviewer_approves_edits_or_keeps_with_a_recorded_note(reviewer: User)
 
 def test_keeping_quarantined_needs_a_note(reviewer: User) -> None:
     chunk = _oldest_waiting()
-    response = _client(reviewer).post(
+    response = logged_in(reviewer).post(
         reverse("admin:corpus_chunk_review", args=[chunk.pk]), {"decision": "kept", "note": ""}
     )
     assert response.status_code == 200
@@ -93,7 +87,7 @@ def test_keeping_quarantined_needs_a_note(reviewer: User) -> None:
 
 
 def test_other_staff_can_read_the_queue_but_not_decide(staff_reader: User) -> None:
-    client = _client(staff_reader)
+    client = logged_in(staff_reader)
     chunk = _oldest_waiting()
     assert client.get(reverse("admin:corpus_chunk_review_queue")).status_code == 200
     page = client.get(reverse("admin:corpus_chunk_review", args=[chunk.pk]))
@@ -111,14 +105,14 @@ def test_other_staff_can_read_the_queue_but_not_decide(staff_reader: User) -> No
 def test_a_superuser_outside_the_reviewer_group_cannot_decide() -> None:
     boss = User.objects.create_superuser("giam_doc", password="x")
     chunk = _oldest_waiting()
-    response = _client(boss).post(
+    response = logged_in(boss).post(
         reverse("admin:corpus_chunk_review", args=[chunk.pk]), {"decision": "approved", "note": ""}
     )
     assert response.status_code == 403
 
 
 def test_chunks_are_searchable_and_filterable_in_the_admin(reviewer: User) -> None:
-    client = _client(reviewer)
+    client = logged_in(reviewer)
     url = reverse("admin:corpus_chunk_changelist")
     with_marks = client.get(url, {"q": "loét dạ dày"}).context["cl"].result_count
     without = client.get(url, {"q": "loet da day"}).context["cl"].result_count
