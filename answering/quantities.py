@@ -221,6 +221,10 @@ def _read_number(f: str, src: str, m: re.Match[str]) -> _Hit | None:
     high = _float(after["hi"]) if after and after["hi"] else None
     end = after.end() if after else m.end()
     lab = _LAB_BEFORE.search(before)
+    # "glucose 5%", "kali clorid 10%": a fluid's strength, not the patient's lab (HbA1c is a %).
+    percent = f[m.end() : m.end() + 2].lstrip().startswith("%")
+    if lab and percent and _LAB_KEYS[" ".join(lab["w"].split())] != "hba1c":
+        lab = None
     if lab and kind not in ("weight", "age", "age_half", "time"):
         key = _LAB_KEYS[" ".join(lab["w"].split())]
         _, low, top, _ = _LABS[key]

@@ -101,3 +101,17 @@ def test_the_frame_keeps_each_reading_with_the_words_it_came_from(question: str)
     assert frame.quantities and len(frame.quantity_words) == len(frame.quantities)
     folded = " ".join(question.lower().split())
     assert all(" ".join(words.lower().split()) in folded for words in frame.quantity_words)
+
+
+@pytest.mark.parametrize(
+    ("question", "labs"),
+    [
+        ("furosemid pha loãng với glucose 5% được ko", {}),
+        ("KCl 10% pha vào dịch truyền thế nào", {}),
+        ("kali clorid 10 % tiêm tĩnh mạch được không", {}),
+        ("BN đường huyết 5,2 mmol/l dùng insulin", {"glucose": "5,2"}),
+        ("HbA1c 7,8% có dùng metformin", {"hba1c": "7,8"}),
+    ],
+)
+def test_a_fluids_strength_in_percent_is_not_the_patients_lab(question: str, labs: dict) -> None:
+    assert {key: value for key, value, _ in read_quantities(question).labs} == labs

@@ -1,0 +1,57 @@
+"""How long a made-up drug keeps, and what it must not be mixed with, in ward words.
+
+Each question is asked without the section's name ("để được mấy ngày", "pha loãng với NaCl
+0,9% được không", "tiêm chung dây truyền"); the line that answers is in view.
+"""
+
+import pytest
+
+from answering.delivery import delivery
+from answering.turn import answer_turn
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("question", "section", "line"),
+    [
+        (
+            "Amphotericin B sau hoàn nguyên pha loãng với NaCl 0,9% truyền được không?",
+            "tuong_ky",
+            "không được pha với dung dịch tiêm natri clorid 0,9%",
+        ),
+        (
+            "furosemid tiêm pha loãng với glucose 5% được ko",
+            "tuong_ky",
+            "không được trộn lẫn hoặc pha loãng trong dung dịch glucose",
+        ),
+        (
+            "phenytoin tiêm trộn với thuốc khác trong dịch truyền được không",
+            "tuong_ky",
+            "bị kết tủa khi trộn lẫn với các thuốc khác",
+        ),
+        (
+            "ceftriaxon tiêm chung dây truyền với vancomycin có sao không",
+            "tuong_ky",
+            "Dây truyền hoặc bơm tiêm phải được tráng rửa cẩn thận",
+        ),
+        (
+            "hon dich amoxicillin da pha cho be de duoc may ngay",
+            "do_on_dinh_va_bao_quan",
+            "hỗn dịch này có thể bền vững trong 14 ngày",
+        ),
+        (
+            "Augmentin hỗn dịch đã pha để được mấy ngày",
+            "do_on_dinh_va_bao_quan",
+            "thuốc giữ được trong 7 ngày",
+        ),
+        ("heparin dung dịch tự pha để được bao lâu", "do_on_dinh_va_bao_quan", "Dung dịch tự pha"),
+    ],
+)
+def test_keeping_and_mixing_questions_show_the_answering_line(
+    question: str, section: str, line: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute == section
+    assert delivery(result, line).before_collapsed, question
+    assert "Glucose:" not in result.answer_text  # a fluid's "5%" is no blood glucose
