@@ -23,8 +23,9 @@ from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import own_names
+from retrieval.ranked import rare_words
 from retrieval.retrieved import sub_phrases
-from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
+from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, condition_phrases
 
 # The lead of a situation answer: at most this many of the book's sentences naming it; of a
 # which-drug answer, one line for each drug found (retrieval returns at most eight).
@@ -154,12 +155,15 @@ def lead_sentences(
         )
     ):
         return []
+    rare = rare_words(frame.condition or "") if listing else []
     searched = (
         [" ".join(words(t)) for t in POPULATION_TERMS[frame.population or ""]]
         if population
         else [
             *sub_phrases(frame.condition or ""),
             *(" ".join(words(n)) for n in (*frame.not_loaded, *frame.unknown_drugs)),
+            # A drug listed for a rare word of the condition ("Kawasaki") has its line too.
+            *rare,
         ]
     )
     names = {d: _searched_names(d) for d in frame.drugs} if combination else {}
@@ -185,6 +189,10 @@ def lead_sentences(
         # A population's terms are alternatives of one situation ("clcr", "suy thận"), not
         # parts of a phrase: the first that a paragraph says is its line.
         best = _best_unit(c.text, searched) if not population else _any_unit(c.text, searched)
+        if listing and rare:
+            # A listed drug's line says the condition's rare word ("zona") if it can, not
+            # only a common pair it shares ("đau sau" of "đau sau phẫu thuật").
+            best = _any_unit(c.text, rare) or best
         if best is not None:
             scored.append((best[0], best[1], c))  # one unit a paragraph; the paragraph follows
     if scored and not listing:
@@ -252,6 +260,7 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
     if frame.population != "tre_em" or (frame.age_text is None and frame.weight_kg is None):
         return []
     indication = indication_words(frame)
+    named = indication_phrases(indication, frame.standalone_query or "")
     scored: list[tuple[int, int, str, Citation]] = []
     for c in citations:
         if c.quarantined or c.section_key != SectionKey.LIEU_LUONG_VA_CACH_DUNG:
@@ -260,6 +269,10 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
             score = _band_fit(unit.bare, frame)
             if score and indication and _said(unit, indication):
                 score += 2
+            # A child's line under the question's own indication (its heading or its words,
+            # the book's synonyms included) outranks a band of another indication.
+            if named and _CHILD.search(unit.bare) and _says_text(unit.text, named):
+                score = max(score, 1) + 3
             if score:
                 scored.append((score, len(scored), unit.text, c))
     scored.sort(key=lambda item: (-item[0], item[1]))
@@ -267,6 +280,22 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
 
 
 _PER_KG = re.compile(r"mg\s*/\s*kg")
+_CHILD = re.compile(r"\btrẻ\b", re.IGNORECASE)
+
+
+def indication_phrases(indication: Sequence[str], question: str) -> list[str]:
+    """Two adjacent words of the question's indication, and the book's phrases for a
+    condition the question names (`retrieval.situations.CONDITION_SYNONYMS`: "co giật liên
+    tục" is printed "trạng thái động kinh")."""
+    pairs = [f"{a} {b}" for a, b in zip(indication, indication[1:], strict=False)]
+    return pairs + condition_phrases(" ".join(words(question)))
+
+
+def _says_text(text: str, phrases: Sequence[str]) -> bool:
+    folded = f" {' '.join(words(text))} "
+    return any(f" {p} " in folded for p in phrases)
+
+
 _AGE_BAND = re.compile(r"\d\s*(?:tháng|tuổi|năm tuổi)", re.IGNORECASE)
 
 

@@ -19,6 +19,7 @@ from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_ba
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
 from retrieval.frame import QueryFrame, TurnType
+from retrieval.situations import condition_phrases
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
     "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
@@ -37,6 +38,12 @@ _ROUTE_LABELS: dict[str, tuple[str, ...]] = {
     "dat_truc_trang": ("trực tràng",),
     "xit_hit": ("xịt", "hít", "khí dung"),
 }
+
+
+def _prints(text: str, folded_phrases: Sequence[str]) -> bool:
+    """Whether the text prints one of the folded phrases as words."""
+    folded = f" {' '.join(words(text))} "
+    return any(f" {p} " in folded for p in folded_phrases)
 
 
 def _says(text: str, phrases: Sequence[str]) -> bool:
@@ -178,12 +185,17 @@ def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[in
     )
     labels = inherited_labels(evidence)
     dose = frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG
+    # The book's phrase for a condition the question names in ward words ("co giật liên tục"
+    # → "trạng thái động kinh"): the paragraph printing it is the indication's, and that
+    # outweighs any age band's fit (at most 4): another indication's dose is no answer.
+    printed = condition_phrases(" ".join(words(frame.standalone_query or ""))) if dose else []
     scores = {}
     for item in evidence:
         label = labels[item.chunk_id]
         fit = _label_score(item, label, frame)
         if dose:
             fit += 2 * _indication_fit(label, indication)
+            fit += 5 * _prints(item.text, printed)
         scores[item.chunk_id] = 10 * fit + _content_score(item, content)
     return scores
 

@@ -78,6 +78,34 @@ FIRST_LINES = {
         "mình, báo bác sĩ trực và chuyên khoa tâm thần; xử trí ngộ độc như một cấp cứu."
     ),
 }
+# Words that tell the emergency followed the drug (the drug may be its cause): such a turn is
+# answered from the ADR management even when a dose is asked. Without them, a dose asked for
+# a drug in an emergency ("co giật liên tục, lorazepam TM liều bao nhiêu") is the treatment's.
+AFTER_THE_DRUG = (
+    "sau khi dùng",
+    "sau khi uống",
+    "sau khi tiêm",
+    "sau khi truyền",
+    "sau dùng",
+    "sau uống",
+    "sau tiêm",
+    "sau truyền",
+    "từ khi dùng",
+    "từ khi uống",
+    "do dùng",
+    "do uống",
+    "do tiêm",
+    "do thuốc",
+    "đang dùng",
+    "đang uống",
+    "đang tiêm",
+    "đang truyền",
+    "vừa dùng",
+    "vừa uống",
+    "vừa tiêm",
+    "vừa truyền",
+)
+_AFTER = compile_table({"after": AFTER_THE_DRUG})
 # Which section answers a red-flag turn about a named drug, per kind.
 SECTIONS = {
     EMERGENCY: SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
@@ -113,3 +141,8 @@ def red_flag(question: str) -> str | None:
     """The most serious kind of emergency the question describes, or None."""
     kinds = {m.key for m in match_table(question, _table())}
     return next((kind for kind in _PRIORITY if kind in kinds), None)
+
+
+def follows_a_drug(question: str) -> bool:
+    """Whether the question tells the emergency came after a drug was given."""
+    return bool(match_table(question, _AFTER))

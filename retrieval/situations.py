@@ -168,6 +168,15 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("trào ngược dạ dày thực quản", "trào ngược dạ dày - thực quản"),
     ("suy tim sung huyết", "suy tim"),
     ("nhiễm khuẩn tiết niệu", "nhiễm khuẩn đường tiết niệu"),
+    # Ward words first, the book's after: status epilepticus as the ward describes it.
+    (
+        "trạng thái động kinh",
+        "co giật liên tục",
+        "động kinh liên tục",
+        "co giật kéo dài",
+        "cơn co giật kéo dài",
+        "co giật không cắt",
+    ),
     ("viêm phổi cộng đồng", "viêm phổi mắc phải tại cộng đồng"),
 )
 
@@ -191,6 +200,18 @@ def condition_synonyms(folded: str) -> list[str]:
                     if replaced not in found and replaced != folded:
                         found.append(replaced)
     return found
+
+
+def condition_phrases(folded: str) -> list[str]:
+    """The book's phrases of every synonym group a phrase of the folded text belongs to."""
+    padded = f" {folded} "
+    return [
+        other
+        for group in _folded_groups()
+        if any(f" {p} " in padded for p in group)
+        for other in group
+        if f" {other} " not in padded
+    ]
 
 
 # Words that say whose situation or what is asked, not what the situation is: a phrase of

@@ -54,3 +54,33 @@ def test_self_harm_opens_with_its_own_line() -> None:
 def test_an_emergency_without_a_drug_still_says_what_to_do_first() -> None:
     result = answer_turn("BN đang co giật liên tục, làm gì?", provider=None)
     assert result.answer_text.startswith(FIRST_LINES[EMERGENCY])
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        (
+            "tre 5 tuoi 18kg co giat lien tuc 10 phut chua cat, lorazepam tiem TM lieu bao nhieu",
+            "Trạng thái động kinh: Tiêm tĩnh mạch: Trẻ nhỏ và trẻ em: 0,05 - 0,1 mg/kg",
+        ),
+        (
+            "BN co giật liên tục 15 phút, phenytoin truyền TM liều bao nhiêu",
+            "Điều trị trạng thái động kinh",
+        ),
+    ],
+)
+def test_a_dose_asked_for_treating_the_emergency_is_the_indications_dose(
+    question: str, line: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.blocks[0].claims[0][0] == FIRST_LINES[EMERGENCY]
+    assert result.frame.attribute == "lieu_luong_va_cach_dung"
+    # The next block leads with the emergency's own indication, not another one's band.
+    assert line in result.blocks[1].claims[0][0]
+
+
+def test_an_emergency_that_followed_the_drug_is_answered_from_its_adr_management() -> None:
+    result = answer_turn("BN tụt huyết áp sau khi tiêm furosemid liều bao nhiêu", provider=None)
+    assert result.blocks[0].claims[0][0] == FIRST_LINES[EMERGENCY]
+    assert result.frame.attribute == "huong_dan_cach_xu_tri_adr"
+    assert "lieu_luong_va_cach_dung" not in {c.section_key for c in result.citations}
