@@ -161,6 +161,33 @@ _COMPILED = {
     for name, phrases in CUES.items()
 }
 
+# An open which-drug wording: a kind of drug and up to four words before "nào"/"gì" ("thuốc
+# bôi tại chỗ nào", "thuốc chẹn alpha nào", "corticoid nào", "enzym nào"), or a way of giving
+# one before "gì" ("truyền gì", "bổ sung gì"). A span holding a section's phrase ("thuốc có
+# tác dụng phụ gì") asks about a drug, not for one.
+DRUG_KINDS = (
+    "thuoc",
+    "chat",
+    "enzym",
+    "corticoid",
+    "corticosteroid",
+    "khang sinh",
+    "vitamin",
+    "hormon",
+    "dich truyen",
+)
+_OPEN_WHICH = re.compile(
+    rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,4}} (?:nao|gi)"
+    r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi))(?![a-z0-9])"
+)
+
+
+def asks_for_a_drug(folded: str) -> bool:
+    """Whether the folded question asks which drug, in an open wording."""
+    from retrieval.phrases import section_matches
+
+    return any(not section_matches(m.group()) for m in _OPEN_WHICH.finditer(folded))
+
 
 def has(folded: str, *names: str) -> bool:
     """Whether the folded question holds a phrasing of any of the named cues, word-bounded."""
@@ -203,6 +230,9 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "ĐTN": "đau thắt ngực",
     "NKHH": "nhiễm khuẩn hô hấp",
     "VPCĐ": "viêm phổi mắc phải tại cộng đồng",
+    "TLT": "tuyến tiền liệt",
+    "BQ": "bàng quang",
+    "XN": "xét nghiệm",
     # Solutions a drug is diluted in or mixed with, as the book names them.
     "NaCl": "natri clorid",
     "KCl": "kali clorid",
@@ -261,6 +291,8 @@ LAY_TERMS: dict[str, str] = {
     "đc": "được",  # "dùng đc không": how wards type "được"
     "dc": "được",
     "tuýp": "typ",
+    "tiền liệt tuyến": "tuyến tiền liệt",
+    "u xơ tuyến tiền liệt": "phì đại tuyến tiền liệt",
     "týp": "typ",
 }
 # Typed with diacritics or entirely without them ("ha duong huyet").

@@ -224,7 +224,11 @@ def _poisoned_first(
                 drugs = named[:1]
                 frame = replace(frame, drugs=drugs, companions=companions)
     if section in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG) and not paired:
-        poisoned = antidote_subject(drugs, resolution.unknown + resolution.not_loaded)
+        # An unknown word the book prints as ordinary text ("methemoglobin") is a condition,
+        # not a poison; a name of the book's index that is not loaded may be one.
+        resolver = get_resolver()
+        unknown = tuple(u for u in resolution.unknown if not resolver.mentioned_in_book(u))
+        poisoned = antidote_subject(drugs, unknown + resolution.not_loaded)
         if poisoned is not None:
             # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the
             # poison's Quá liều và xử trí, so that section answers, whatever words were used.

@@ -51,6 +51,9 @@ SITUATION_SECTIONS: tuple[SectionKey, ...] = (
     S.THAN_TRONG,
     S.THOI_KY_MANG_THAI,
     S.THOI_KY_CHO_CON_BU,
+    # "Homatropin dùng trong viêm màng bồ đào cấp được không?": an indication that says the
+    # condition answers yes, ahead of the dose paragraph headed by it.
+    S.CHI_DINH,
     S.LIEU_LUONG_VA_CACH_DUNG,
     S.TUONG_TAC_THUOC,
     S.TUONG_KY,

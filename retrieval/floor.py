@@ -28,7 +28,14 @@ from retrieval.queries import (
     find_by_section,
     find_condition_in_sections,
 )
-from retrieval.ranked import Situation, coverage, names_situation, ranked_evidence, situation_of
+from retrieval.ranked import (
+    Situation,
+    coverage,
+    names_situation,
+    ranked_evidence,
+    situation_of,
+    specificity,
+)
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).
 SHORT_SECTION = 600
@@ -220,10 +227,31 @@ def named_anywhere(drug_id: str, situation: str, names: Sequence[str]) -> list[E
 RANKED_INDICATIONS = 8
 
 
+# A drug is listed only if its paragraph says at least this share of what the best one says
+# of the question's words (idf-weighted): the rest share a word, not the indication.
+LISTED_SHARE = 0.5
+
+
 def ranked_indications(question: str) -> list[Evidence]:
-    """The book's indications that say the question's rare words or pairs, best first, one
-    drug's best paragraph each: a which-drug question never abstains while they say it."""
+    """The book's indications that say the question's rare words or pairs, the one saying
+    most specifically first (its rare words and pairs), then most of all its words
+    (idf-weighted), then by BM25;
+    one drug's best
+    paragraph each: a which-drug question never abstains while they say it."""
     situation = situation_of(question)
     found = ranked_evidence(question, None, [SectionKey.CHI_DINH], k=RANKED_INDICATIONS)
-    named = [e for e in found if names_situation(e.text, situation)]
-    return list({e.drug_id: e for e in reversed(named)}.values())[::-1]
+    scored = [
+        ((specificity(e.text, situation), coverage(e.text, situation)), e)
+        for e in found
+        if names_situation(e.text, situation)
+    ]
+    if not scored:
+        return []
+    # The rare words and pairs said first ("Kawasaki" before the "chẩn đoán" of how the case
+    # is told, "tan huyết" before "hỗ trợ").
+    best = max(share for (_, share), _ in scored)
+    kept = sorted(
+        (item for item in scored if item[0][1] >= LISTED_SHARE * best),
+        key=lambda i: (-i[0][0], -i[0][1]),
+    )
+    return list({e.drug_id: e for _, e in reversed(kept)}.values())[::-1]

@@ -213,7 +213,9 @@ def free_form(query: str, drug_id: str, *, max_tokens: int = MAX_CONTEXT_TOKENS)
 # Reverse lookup: condition → drugs -------------------------------------------------------
 
 
-def find_by_indication(condition: str, section_key: str = SectionKey.CHI_DINH) -> list[Evidence]:
+def find_by_indication(
+    condition: str, section_key: str = SectionKey.CHI_DINH, *, dense: bool = True
+) -> list[Evidence]:
     """Drugs whose Chỉ định (or another section: ADR, contraindications) names the condition,
     ranked: the whole phrase or a phrase the book uses for the same condition (the synonym
     table) counts fully; a contiguous part of two thirds of its words or more counts by its
@@ -238,7 +240,7 @@ def find_by_indication(condition: str, section_key: str = SectionKey.CHI_DINH) -
             if chunk.pk not in best or best[chunk.pk].score < score:
                 best[chunk.pk] = _evidence(chunk, score, route="indication")
     hits = list(best.values())
-    if not hits and folded_phrase(condition):
+    if not hits and dense and folded_phrase(condition):
         hits = dense_search(condition, section_keys=[section_key], limit=40)
     return _group_by_drug(hits)
 

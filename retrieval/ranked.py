@@ -174,6 +174,23 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
     return Situation(weights, frozenset(pairs), typed)
 
 
+def specificity(text: str, situation: Situation) -> float:
+    """How specifically the text says the situation: the idf of each rare word it says and
+    of each rare syllable pair ("zona"; "tan huyết" counts more than "hỗ trợ")."""
+    said = situation.said_in(text)
+    words_said = sum(
+        idf for w, idf in situation.weights.items() if idf >= RARE_IDF and w in set(said)
+    )
+    pairs = {f"{a}_{b}" for a, b in zip(said, said[1:], strict=False) if a and b}
+    index = get_index()
+    return words_said + sum(index.idf(p) for p in pairs & situation.pairs)
+
+
+def rare_words(text: str) -> list[str]:
+    """The text's folded words rare enough in the book to name a situation by themselves."""
+    return [w for w, idf in situation_of(text).weights.items() if idf >= RARE_IDF]
+
+
 def names_situation(text: str, situation: Situation) -> bool:
     """Whether the text says the situation: one of its rare words or rare syllable pairs,
     not merely a word it shares with the question."""

@@ -66,7 +66,13 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
             frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)), attribute=section
         )
         return from_decision(frame, evidence)
-    evidence = find_by_indication(frame.condition or "") or ranked_indications(question)
+    # The phrase as typed, else the indications saying its rare words (BM25), and only then
+    # the dense search: a near neighbour in meaning is no indication for a word the book has.
+    evidence = (
+        find_by_indication(frame.condition or "", dense=False)
+        or ranked_indications(question)
+        or find_by_indication(frame.condition or "")
+    )
     if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))

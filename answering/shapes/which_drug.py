@@ -3,6 +3,7 @@ looked for in every monograph's Chỉ định (Tác dụng không mong muốn, C
 
 from dataclasses import replace
 
+from answering.cues import asks_for_a_drug
 from answering.intents import without_cue
 from answering.leads import lead_sentences
 from answering.reading import (
@@ -66,6 +67,20 @@ def recognise(reading: Reading) -> list[Candidate]:
         reverse = condition_to_drug(frame, question)
         if reverse is not None:
             found.append(candidate(NAME, 87, reverse))
+    if (
+        not drugs
+        and asks_for_a_drug(reading.folded)
+        and not reading.says("what_is_strict", "causes", "contraindicated_in")
+        and section not in (SectionKey.CHONG_CHI_DINH, SectionKey.TAC_DUNG_KHONG_MONG_MUON)
+        and all(get_resolver().mentioned_in_book(u) for u in resolution.unknown)
+        and not resolution.not_loaded
+    ):
+        # "BN hóa trị ifosfamid liều cao, dùng thuốc gì dự phòng …", "có thuốc bôi tại chỗ
+        # nào giảm đau": asked for a drug in an open wording, whatever section word is said
+        # in passing ("liều cao", "hấp thu"); a word the book uses may be the context.
+        reverse = condition_to_drug(frame, question)
+        if reverse is not None:
+            found.append(candidate(NAME, 86, replace(reverse, attribute=SectionKey.CHI_DINH)))
     if reading.says("contraindicated_in") and not drugs:
         condition = condition_words(question, ())
         found.append(candidate(NAME, 75, as_relation(frame, "contraindication", condition)))

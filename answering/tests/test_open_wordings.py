@@ -1,0 +1,102 @@
+"""Questions asked in open wordings wards use, each shown on several monographs.
+
+- which drug, asked with a kind of drug before "nào"/"gì" ("thuốc bôi tại chỗ nào", "corticoid
+  nào", "bổ sung thuốc gì", "truyền gì") or around a drug the book only mentions: the book's
+  indications that say the question's rare words, the one saying most first;
+- "X dùng cho Y được không" where Y is an indication: the Chỉ định line leads;
+- what to monitor ("theo dõi gì", "cần làm xét nghiệm gì"): the cautions.
+"""
+
+import pytest
+
+from answering.delivery import delivery
+from answering.turn import answer_turn
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("question", "drug", "line"),
+    [
+        (
+            "BN hóa trị ifosfamid liều cao, dùng thuốc gì dự phòng độc tính đường tiết niệu?",
+            "mesna",
+            "dự phòng tác dụng độc hại đối với đường tiết niệu",
+        ),
+        (
+            "BN 70t đau sau zona đã lành, có thuốc bôi tại chỗ nào giảm đau không?",
+            "capsaicin",
+            "Giảm đau tại chỗ do viêm dây thần kinh sau nhiễm",
+        ),
+        (
+            "tre so sinh tan huyet vang da, truyen gi de ho tro?",
+            "albumin",
+            "tăng bilirubin - máu trong bệnh tan huyết sơ sinh",
+        ),
+        (
+            "nhịp nhanh kịch phát trên thất ở BN Wolff-Parkinson-White, DT có thuốc tiêm nào?",
+            "adenosin",
+            "Nhịp nhanh kịch phát trên thất",
+        ),
+        (
+            "ngộ độc cyanid thì trong dược thư dùng chất gì để giải độc",
+            "xanh_methylen",
+            "Giải độc cyanid",
+        ),
+    ],
+)
+def test_an_open_which_drug_wording_lists_the_indication_first(
+    question: str, drug: str, line: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.decision == "answer"
+    assert result.frame.drugs[0] == drug, result.frame.drugs
+    assert delivery(result, line).before_collapsed
+
+
+def test_a_which_drug_list_leaves_out_drugs_that_only_share_a_word() -> None:
+    result = answer_turn(
+        "BN hóa trị ifosfamid liều cao, dùng thuốc gì dự phòng độc tính bàng quang?", provider=None
+    )
+    # Every listed drug's indication says at least half of what mesna's says of the question.
+    assert result.frame.drugs[0] == "mesna" and len(result.frame.drugs) <= 5
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("homatropin nho mat dung trong viem mang bo dao cap duoc k?", "viêm màng bồ đào cấp"),
+        (
+            "Acetylcystein dùng giải độc quá liều paracetamol được không?",
+            "Giải độc trong quá liều paracetamol",
+        ),
+    ],
+)
+def test_may_it_be_used_for_an_indication_leads_with_the_indication(
+    question: str, line: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert delivery(result, line).before_collapsed
+    assert "chong_chi_dinh" in {c.section_key for c in result.citations}  # the floor stays
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "BN lupus chuẩn bị dùng prednisolon liều cao kéo dài, trước điều trị cần làm XN gì?",
+        "Cozaar cho cụ 78t suy thận nhẹ, cần theo dõi xét nghiệm gì?",
+        "gentamicin liều cao kéo dài thì theo dõi gì?",
+    ],
+)
+def test_what_to_monitor_is_asked_of_the_cautions(question: str) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute == "than_trong"
+    assert result.blocks and any(b.section_key == "than_trong" for b in result.blocks)
+
+
+def test_a_word_the_book_prints_as_text_is_not_read_as_a_poison() -> None:
+    # "methemoglobin" is no drug: not the antidote reading of the overdose section, but the
+    # situation, with the contraindication that names it first.
+    result = answer_turn("xanh methylen dùng cho methemoglobin huyết được không", provider=None)
+    assert result.frame.attribute != "qua_lieu_va_xu_tri"
+    assert delivery(result, "Không điều trị methemoglobin huyết do ngộ độc clorat").before_collapsed
