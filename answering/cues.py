@@ -292,6 +292,9 @@ LAY_TERMS: dict[str, str] = {
     "dc": "được",
     "tuýp": "typ",
     "tiền liệt tuyến": "tuyến tiền liệt",
+    # Counted in the shared corpus: "ngừng" 296 times, "ngưng" 12; "phẫu thuật" 118, "mổ" 19.
+    "ngưng": "ngừng",
+    "mổ": "phẫu thuật",
     "u xơ tuyến tiền liệt": "phì đại tuyến tiền liệt",
     "týp": "typ",
 }

@@ -20,7 +20,7 @@ from answering.intents import antidote_subject, current_medicines, without_cue
 from answering.policy import resolve_subject_scope
 from answering.quantities import read_quantities
 from corpus.sections import SectionKey
-from corpus.text import CASE_FILLER, KEPT_TOGETHER, folded_phrase, is_filler, typed_words
+from corpus.text import CASE_FILLER, KEPT_TOGETHER, fold, folded_phrase, is_filler, typed_words
 from retrieval.bands import ADULT_MONTHS
 from retrieval.catalog import Resolution, get_resolver
 from retrieval.frame import PatientContext, QueryFrame, TurnType
@@ -170,6 +170,10 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
         population = "phu_nu_mang_thai"
     if weight_kg is not None and population is None and months is None:
         population = "tre_em" if weight_kg < 40 else None
+    if population == "tre_em" and months is not None and not child:
+        # "BN 86t …, liều so với người trẻ": the patient's age says who is asked about; a
+        # child's word beside an adult's age is a comparison, never the child's band.
+        population = None
     if population is None and months is not None:
         # An adult's age never picks a child's band; from 60 the book's "người cao tuổi".
         population = "tre_em" if child else ("nguoi_cao_tuoi" if quantities.elderly else None)
@@ -224,10 +228,11 @@ def _poisoned_first(
                 drugs = named[:1]
                 frame = replace(frame, drugs=drugs, companions=companions)
     if section in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG) and not paired:
-        # An unknown word the book prints as ordinary text ("methemoglobin") is a condition,
-        # not a poison; a name of the book's index that is not loaded may be one.
-        resolver = get_resolver()
-        unknown = tuple(u for u in resolution.unknown if not resolver.mentioned_in_book(u))
+        # An antidote is named before its poison ("glucagon cho … insulin", "protamin trung
+        # hòa heparin"); an unknown word after the drug ("xanh methylen dùng cho methemoglobin
+        # huyết") is what the drug is given for, not another drug.
+        first = min((folded.find(phrase) for phrase, _ in resolution.spans), default=-1)
+        unknown = tuple(u for u in resolution.unknown if folded.find(fold(u)) < first)
         poisoned = antidote_subject(drugs, unknown + resolution.not_loaded)
         if poisoned is not None:
             # "NAC cho paracetamol", "glucagon cho insulin": the book names the antidote in the

@@ -18,6 +18,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from corpus.text import words
+from retrieval.name_forms import ABBREVIATIONS, head_forms
 from retrieval.turn_cache import once_per_turn
 
 # Words that are never a drug on their own, whatever an alias table says (a brand called
@@ -34,24 +35,6 @@ COMMON_WORDS: frozenset[str] = frozenset(
     hydroclorid citrat phosphat vitamin""".split()
 )
 
-# Short forms wards type that the book's own alias tables do not hold (a pharmacist adds more
-# as curated aliases in the admin). Used only for drugs that are loaded.
-ABBREVIATIONS: dict[str, str] = {
-    "pcm": "paracetamol",
-    "para": "paracetamol",
-    "cipro": "ciprofloxacin",
-    "asa": "acid_acetylsalicylic",
-    "amox": "amoxicilin",
-    "mtx": "methotrexat",
-    "vanco": "vancomycin",
-    "nac": "acetylcystein",
-    "dexa": "dexamethason",
-    "genta": "gentamicin",
-    "metro": "metronidazol",
-    "moxi": "moxifloxacin_hydroclorid",
-    "ceftri": "ceftriaxon",
-    "mtz": "metronidazol",
-}
 # What follows a brand's name on the box: strength, release form, "forte", the dosage form.
 _BRAND_TAIL = frozenset(
     "sr xr xl cr mr er la dr ods odt retard forte plus mite tab tabs tablet caps capsule inj "
@@ -127,6 +110,8 @@ class CatalogDrugResolver:
             for form in salt_forms(drug_id):
                 loaded.setdefault(form, {drug_id})
         index_names = list(index_names)
+        for key, ids in head_forms(loaded_names_seen, index_names, _drug_like).items():
+            loaded.setdefault(key, ids)
         others: dict[tuple[str, ...], set[str]] = defaultdict(set)
         for name, ingredient_id in index_names:
             key = tuple(words(name))
@@ -135,9 +120,11 @@ class CatalogDrugResolver:
         # "Tegretol" for the index's "Tegretol 200": a base name answers only when it names
         # one loaded ingredient and nothing else is called that.
         bases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        headings = {tuple(words(h)) for h in (display or {}).values()}
         for name, ingredient_id in [*loaded_names_seen, *index_names]:
             base = brand_base(name)
-            if base is not None:
+            # "DEXTRAN 1" is the drug's own name, its number no strength: no base "dextran".
+            if base is not None and tuple(words(name)) not in headings:
                 bases[base].add(ingredient_id)
         for base, ids in bases.items():
             if base in loaded or base in others:

@@ -6,6 +6,7 @@ from answering.cues import age_months, expand_abbreviations
 from answering.understanding import understand
 from corpus.text import diacritics_agree
 from retrieval.catalog import brand_base, get_resolver, salt_forms
+from retrieval.name_forms import head_forms
 from retrieval.phrases import populations, routes
 
 pytestmark = pytest.mark.django_db
@@ -221,3 +222,40 @@ def test_overlapping_section_phrases_go_to_the_earlier_of_equal_length(
 ) -> None:
     # "quá liều dùng gì": "quá liều" and "liều dùng" share a word; the earlier one is meant.
     assert understand(question).attribute == section
+
+
+@pytest.mark.parametrize(
+    ("typed", "drug"),
+    [
+        ("dầu parafin cho người già được không", "parafin_long"),
+        ("amphotericin pha với NaCl 0,9% được không", "amphotericin_b"),
+        ("salbutamol khí dung liều trẻ em", "salbutamol_dung_trong_ho_hap"),
+    ],
+)
+def test_a_drug_named_by_the_first_word_of_its_name(typed: str, drug: str) -> None:
+    assert get_resolver().resolve(typed) == (drug,)
+
+
+def test_a_first_word_is_no_name_when_shared_or_numbered() -> None:
+    resolve = get_resolver().resolve
+    # "acid" begins many names; "dextran 70" is not DEXTRAN 1 (its number is its name).
+    assert resolve("acid liều bao nhiêu") == ()
+    assert resolve("truyền dextran 70 bù thể tích") == ()
+    assert head_forms([("Dextran 1", "dextran_1")], [], str.isalpha) == {}
+    assert head_forms([("Parafin lỏng", "parafin_long")], [], str.isalpha) == {
+        ("parafin",): {"parafin_long"}
+    }
+
+
+@pytest.mark.parametrize(
+    ("question", "population"),
+    [
+        ("BN 86t rung nhĩ, bắt đầu warfarin, liều so với người trẻ thế nào?", "nguoi_cao_tuoi"),
+        ("BN 45 tuổi, lorazepam liều như người trẻ được không", None),
+        ("trẻ 5 tuổi uống paracetamol liều bao nhiêu", "tre_em"),
+    ],
+)
+def test_a_childs_word_beside_an_adults_age_is_a_comparison(
+    question: str, population: str | None
+) -> None:
+    assert understand(question).population == population

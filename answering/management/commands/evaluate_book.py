@@ -30,8 +30,9 @@ from answering.ranking import label_populations
 from answering.turn import answer_turn
 from corpus.models import Alias, Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
-from retrieval.catalog import ABBREVIATIONS, get_resolver
+from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome
+from retrieval.name_forms import ABBREVIATIONS
 from retrieval.pairs import names_printed_for
 
 SITUATION = (

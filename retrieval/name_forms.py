@@ -1,0 +1,50 @@
+"""Shorter names wards use for a loaded drug, derived from the book's own names."""
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+
+from corpus.text import words
+
+# Short forms wards type that the book's own alias tables do not hold (a pharmacist adds more
+# as curated aliases in the admin). Used only for drugs that are loaded.
+ABBREVIATIONS: dict[str, str] = {
+    "pcm": "paracetamol",
+    "para": "paracetamol",
+    "cipro": "ciprofloxacin",
+    "asa": "acid_acetylsalicylic",
+    "amox": "amoxicilin",
+    "mtx": "methotrexat",
+    "vanco": "vancomycin",
+    "nac": "acetylcystein",
+    "dexa": "dexamethason",
+    "genta": "gentamicin",
+    "metro": "metronidazol",
+    "moxi": "moxifloxacin_hydroclorid",
+    "ceftri": "ceftriaxon",
+    "mtz": "metronidazol",
+}
+
+
+def head_forms(
+    loaded_names: Iterable[tuple[str, str]],
+    index_names: Iterable[tuple[str, str]],
+    drug_like: Callable[[str], bool],
+) -> dict[tuple[str, ...], set[str]]:
+    """ "amphotericin" for AMPHOTERICIN B, "parafin" for PARAFIN LỎNG: the first word of a
+    loaded drug's name of several words, when no other name of the book (loaded or in its
+    index) begins with it, it looks like a drug's name, and the words dropped hold no number."""
+    heads: dict[str, set[str]] = defaultdict(set)
+    multi: set[str] = set()
+    for name, drug_id in [*loaded_names, *index_names]:
+        key = words(name)
+        if key and drug_like(key[0]):
+            heads[key[0]].add(drug_id)
+            # "Dextran 1" is not every dextran: a numbered product keeps its number.
+            if len(key) > 1 and not any(t.isdigit() for t in key[1:]):
+                multi.add(key[0])
+    loaded = {drug_id for _, drug_id in loaded_names}
+    return {
+        (head,): ids
+        for head, ids in heads.items()
+        if head in multi and len(ids) == 1 and ids <= loaded
+    }
