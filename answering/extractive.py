@@ -164,8 +164,15 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
             f"Dược thư không nêu đích danh tương tác giữa {names} trong mục Tương tác thuốc; điều đó "
             "không có nghĩa là không có tương tác. Các đoạn mục Tương tác thuốc được trích bên dưới."
         )
+        # "Có cho B được không" for a patient on A: what may stop it (the contraindications in
+        # view) comes first; that the pair is not named is said after it, never as the lead.
+        at = (
+            next((n for n, b in enumerate(blocks) if b.collapsed), len(blocks))
+            if frame.asks_use
+            else 0
+        )
         blocks.insert(
-            0,
+            at,
             AnswerBlock(
                 "Không tìm thấy tương tác được nêu đích danh",
                 BlockKind.NOTICE,
@@ -174,7 +181,7 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
                 [(absent, [])],
             ),
         )
-        lines.insert(0, absent)
+        lines.insert(0 if not frame.asks_use else len(lines), absent)
     if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and frame.condition:
         # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
         absent = (

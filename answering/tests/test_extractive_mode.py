@@ -146,7 +146,15 @@ def test_a_condition_the_book_does_not_name_is_said_plainly_never_as_safe() -> N
 def test_an_interaction_the_book_does_not_name_is_not_reported_as_none() -> None:
     result = ask("Amlodipin dùng chung với xanh methylen được không?")
     assert result.reason == "interaction_not_named_in_book"
-    assert "không có nghĩa là không có tương tác" in result.blocks[0].claims[0][0]
+    notice = next(
+        n
+        for n, b in enumerate(result.blocks)
+        if "không có nghĩa là không có tương tác" in b.claims[0][0]
+    )
+    # In view, after what may stop the combination: a yes/no question never leads with it.
+    assert not any(b.collapsed for b in result.blocks[: notice + 1])
+    assert notice > 0
+    assert "chong_chi_dinh" in {b.section_key for b in result.blocks[:notice]}
     named = ask("Đang dùng warfarin có phối hợp thêm aspirin liều cao được không?")
     assert named.reason != "interaction_not_named_in_book"
     assert "Chống chỉ định phối hợp" in named.answer_text
