@@ -208,7 +208,9 @@ class CatalogDrugResolver:
         Two edits are too many: `aspirinol` is two letters from `aspirin` and
         `paracetamolex` two from `paracetamol`, and both are made-up names.
         """
-        if len(token) < 6:
+        # The shorter the name, the likelier one slip lands on another real name ("Promit",
+        # DEXTRAN 1's brand, is one letter from "Promid", an acetylcystein brand).
+        if len(token) < 7:
             return None
         found = process.extract(
             token, self._keys, scorer=Levenshtein.distance, score_cutoff=1, limit=10

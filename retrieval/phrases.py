@@ -167,6 +167,18 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "phù môi",
         "xử trí thế nào khi bị",
         "giảm nguy cơ hội chứng",
+        # What to do once it happened ("sưng môi sau liều đầu, xử trí sao?"); with an overdose
+        # or a poisoning said, Quá liều và xử trí answers instead (route_section).
+        "xử trí thế nào",
+        "xử trí như thế nào",
+        "xử trí sao",
+        "xử trí ra sao",
+        "xử lý thế nào",
+        "xử lý sao",
+        "phải làm gì",
+        "cần làm gì",
+        "dự phòng ra sao",
+        "phòng ngừa thế nào",
     ),
     SectionKey.LIEU_LUONG_VA_CACH_DUNG: (
         "liều",
@@ -384,6 +396,9 @@ def route_section(text: str) -> str | None:
     # "Ngộ độc morphin dùng naloxon liều bao nhiêu?" asks for the antidote's dose, which the
     # book prints under Quá liều và xử trí, not under the drug's own dosage.
     if {SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.LIEU_LUONG_VA_CACH_DUNG} <= keys:
+        return SectionKey.QUA_LIEU_VA_XU_TRI
+    # "Quá liều paracetamol xử trí thế nào?": the overdose's management, not an ADR's.
+    if {SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.HUONG_DAN_CACH_XU_TRI_ADR} <= keys:
         return SectionKey.QUA_LIEU_VA_XU_TRI
     longest = max(found, key=lambda m: (len(m.phrase), -m.start))
     return longest.key

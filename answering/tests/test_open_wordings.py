@@ -100,3 +100,35 @@ def test_a_word_the_book_prints_as_text_is_not_read_as_a_poison() -> None:
     result = answer_turn("xanh methylen dùng cho methemoglobin huyết được không", provider=None)
     assert result.frame.attribute != "qua_lieu_va_xu_tri"
     assert delivery(result, "Không điều trị methemoglobin huyết do ngộ độc clorat").before_collapsed
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        (
+            "BN uống enalapril liều đầu vài giờ thì sưng môi sưng lưỡi, xử trí sao?",
+            "huong_dan_cach_xu_tri_adr",
+        ),
+        (
+            "BN truyền vancomycin nhanh bị đỏ bừng mặt cổ, xử trí thế nào",
+            "huong_dan_cach_xu_tri_adr",
+        ),
+        ("đang dùng captopril bị ho khan kéo dài, phải làm gì", "huong_dan_cach_xu_tri_adr"),
+        ("quá liều paracetamol xử trí thế nào", "qua_lieu_va_xu_tri"),
+        ("uống nhầm cả vỉ phenytoin xử trí sao", "qua_lieu_va_xu_tri"),
+    ],
+)
+def test_what_to_do_once_it_happened_is_the_adr_management_unless_an_overdose(
+    question: str, section: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute == section
+    assert result.blocks and any(b.section_key == section for b in result.blocks)
+
+
+def test_a_brand_one_letter_from_another_drugs_brand_is_not_that_drug() -> None:
+    # "Promit" (DEXTRAN 1's brand, not in the book's index) is one letter from "Promid".
+    from retrieval.catalog import get_resolver
+
+    assert get_resolver().resolve("tiêm dextran 1 (Promit) bao nhiêu ml") == ("dextran_1",)
+    assert get_resolver().resolve("amoxixilin liều trẻ em") == ("amoxicilin",)
