@@ -121,7 +121,7 @@ def _check_abbreviation(short: str, expansion: str) -> None:
 def _phrase_meaning(text: str) -> list[str]:
     """What the section, population and route tables read `text`, taken whole, as (folded:
     the abbreviations and the resolver read folded words), in Vietnamese."""
-    from retrieval.phrases import SECTION_PHRASES
+    from retrieval.section_phrases import SECTION_PHRASES
     from retrieval.situations import POPULATION_PHRASES, ROUTE_PHRASES
 
     key = folded_phrase(text)
