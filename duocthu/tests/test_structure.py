@@ -14,6 +14,7 @@ LAYERS = ("corpus", "retrieval", "answering", "chat", "duocthu")
 # import, kept inside its functions.
 ALLOWED_UPWARD = {
     ("corpus.name_rules", "retrieval.catalog"),
+    ("corpus.name_rules", "retrieval.phrases"),
     ("corpus.name_rules", "retrieval.section_phrases"),
     ("corpus.name_rules", "retrieval.situations"),
 }
