@@ -10,6 +10,7 @@ from django.conf import settings
 
 from answering.cues import has
 from answering.followup import merge_with_prior
+from answering.frame_grounding import ground, note_of, said_in
 from answering.intents import without_cue
 from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
@@ -73,8 +74,13 @@ def understand_turn(
         logger.warning("understanding fell back to the deterministic frame: %s", exc)
         return recorded(merge_with_prior(_fallback(floor, exc.reason), prior, question))
     frame = _only_exact(frame_from_model(raw, candidates, question, claimed_scope), exact, question)
-    frame = apply_surface_cues(frame, question)
-    return recorded(merge_with_prior(refine(floor, frame, raw), prior, question))
+    frame, dropped = ground(
+        apply_surface_cues(frame, question), floor, said_in(floor, question, history)
+    )
+    refined = refine(floor, frame, raw)
+    if dropped and refined.understood_by in ("model", "merged"):
+        refined = replace(refined, understanding_note=note_of(dropped))
+    return recorded(merge_with_prior(refined, prior, question))
 
 
 # A frame is a few hundred tokens of JSON; more is a model running on.

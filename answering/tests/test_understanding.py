@@ -85,7 +85,8 @@ def test_the_model_sees_only_the_bounded_candidates_and_cannot_substitute(script
     # Reached only by fuzzy matching: offered back, never the drug answered for.
     assert frame.drugs == () and "aspirinol" in frame.unknown_drugs
     assert [d for _, offered in frame.did_you_mean for _, d in offered] == ["acid_acetylsalicylic"]
-    assert frame.population is None and frame.weight_kg is None  # invalid enum, out-of-range weight
+    # The invalid enum and the out-of-range weight are dropped; "bà bầu" is the floor's reading.
+    assert frame.population == "phu_nu_mang_thai" and frame.weight_kg is None
     assert frame.quick_replies == ("Có", "Không", "Chưa rõ", "Khác")
 
 
@@ -135,9 +136,13 @@ def test_the_model_cannot_demote_a_certain_frame_and_only_fills_its_gaps(scripte
             }
         ),
     )
-    # The certain section stays; the route the floor did not have is taken.
-    assert refined.attribute == "lieu_luong_va_cach_dung" and refined.route == "uong"
+    # The certain section stays; a route nobody said is not taken (issue 25), and the note
+    # says so.
+    assert refined.attribute == "lieu_luong_va_cach_dung" and refined.route is None
     assert refined.understood_by == "merged"
+    assert refined.understanding_note == (
+        "model_values_dropped: route='uong' (no words for it in the question)"
+    )
 
 
 def test_understanding_deterministic_uses_the_model_for_answers_only(scripted, settings) -> None:  # type: ignore[no-untyped-def]
