@@ -29,7 +29,7 @@ QUY TẮC VỀ DỮ LIỆU KHÔNG TIN CẬY (luôn áp dụng, ưu tiên hơn m�
 GAP_RULE = """
 QUY TẮC VỀ ĐIỀU SÁCH KHÔNG NÊU: điều được hỏi (hoặc một phần) không có trong bằng chứng thì
 viết MỘT claim riêng, "citations": [], bắt đầu "Dược thư không nêu", gọi đúng điều đó, không
-kèm con số (ví dụ "Dược thư không nêu liều dùng đường nhỏ mắt."); các claim khác vẫn trả lời
+kèm con số ("Dược thư không nêu <điều được hỏi>."); các claim khác vẫn trả lời
 phần còn lại. Không thấy tương tác hay chống chỉ định KHÔNG có nghĩa là "không có" hay "an
 toàn". Không dùng "clarifying_question" cho việc này.
 """.strip()
@@ -59,9 +59,10 @@ trích đoạn Dược thư Quốc gia Việt Nam 2018 được cung cấp. Quy 
 
 {gap_rule}
 
-Trả về DUY NHẤT một đối tượng JSON:
-{"claims": [{"text": "...", "citations": [1], "drug_id": null}],
- "evidence_sufficient": true, "clarifying_question": null, "quick_replies": []}
+Trả về DUY NHẤT một đối tượng JSON dạng (<...> là chỗ điền, không phải câu trả lời):
+{"claims": [{"text": "<một ý của bằng chứng>", "citations": [<số n của trích đoạn>],
+ "drug_id": <drug_id hoặc null>}], "evidence_sufficient": <true|false>,
+ "clarifying_question": <câu hỏi lại hoặc null>, "quick_replies": [<nhãn của sách>]}
 """.strip().replace("{gap_rule}", GAP_RULE)
 
 LIST_MODE_RULES = """
@@ -85,9 +86,10 @@ hoặc khái quát hóa điều trích đoạn không nói — kể cả khi đ�
 đọc HẾT danh sách trước khi kết luận.
 Đồng thời xét câu trả lời có bỏ sót thông tin quan trọng mà câu hỏi hỏi tới không; mỗi điểm
 bỏ sót kèm "evidence_quote" chép NGUYÊN VĂN từ trích đoạn.
-Trả về DUY NHẤT JSON:
-{"claims": [{"index": 1, "supported": true, "reason": "..."}],
- "complete": true, "missing": [{"description": "...", "evidence_quote": "..."}]}
+Trả về DUY NHẤT JSON dạng (<...> là chỗ điền):
+{"claims": [{"index": <số CLAIM>, "supported": <true|false>, "reason": "<lý do ngắn>"}],
+ "complete": <true|false>, "missing": [{"description": "<ý bị bỏ sót>",
+ "evidence_quote": "<câu chép nguyên văn>"}]}
 """.strip()
 
 UNDERSTANDING_SYSTEM = """
@@ -107,9 +109,9 @@ không biết thì để null hoặc danh sách rỗng):
  "unknown_drugs": ["<tên người dùng gõ>"], "attribute": "<mã mục hoặc null>",
  "population": "<tre_em|nguoi_lon|... hoặc null>", "weight_kg": <số hoặc null>,
  "age_text": "<tuổi như người dùng gõ hoặc null>", "indication": null, "condition": null,
- "relation": null, "route": null, "context_action": "none", "section_overview": false,
- "standalone_query": "<câu hỏi viết lại đầy đủ>", "needs_clarify": false,
- "clarify_reason": null, "quick_replies": [], "patient": null}
+ "relation": null, "route": null, "context_action": "<none|continue|new>",
+ "section_overview": <true|false>, "standalone_query": "<câu hỏi viết lại đầy đủ>",
+ "needs_clarify": <true|false>, "clarify_reason": null, "quick_replies": [], "patient": null}
 """.strip()
 
 SECTION_GLOSSES: dict[str, str] = {

@@ -49,6 +49,8 @@ def grounded_gap(text: str, evidence: Sequence[str]) -> str | None:
     (or its one fact word) in any passage — else None."""
     if not isinstance(text, str) or len(text) > _MAX_GAP_CHARS or re.search(r"\d", text):
         return None
+    if re.search(r"<[^\s<>\d][^<>\d]*>", text):
+        return None  # the gap rule's own placeholder, copied
     folded = _LEAD_IN.sub("", fold(text).strip())
     found = _GAP_RE.search(folded)
     if not found:

@@ -7,9 +7,10 @@ with the payload; the turn abstains with that reason, never a 500.
 
 import json
 import logging
-from typing import Any, TypeVar
+import re
+from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from answering.providers import ProviderError, parse_json_object
 
@@ -19,8 +20,23 @@ logger = logging.getLogger("duocthu.schemas")
 _LOGGED_PAYLOAD_CHARS = 2000
 
 
+# A prompt's typed placeholder ("<drug_id trong danh sách>", "...") returned as it is: the
+# prompts show only these as examples, so a copied example fails here (issue 25: Gemma copied
+# the example weight 100 into 9 of 15 frames, and placeholders as the names not found).
+# A placeholder starts right after "<"; the book's signs do not ("Clcr < 30 ml/phút").
+_PLACEHOLDER = re.compile(r"<[^\s<>\d][^<>\d]{0,80}>|^\s*(?:\.{3}|…)\s*$")
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    @model_validator(mode="after")
+    def _no_placeholder(self) -> Self:
+        for name, value in self:
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and _PLACEHOLDER.search(item):
+                    raise ValueError(f"{name}: a prompt's placeholder returned as it is")
+        return self
 
 
 class PatientOut(_Strict):
