@@ -68,7 +68,7 @@ def _plan(question: str, evidence: Sequence[Evidence], list_mode: bool) -> dict[
         if sections & DOSAGE_SECTIONS
         else ("bullet_list" if list_mode or len(evidence) > 2 else "prose")
     )
-    return {
+    plan = {
         "layout": layout,
         "verbosity": "full" if any(c in folded for c in _BREADTH_CUES) else "focused",
         "sections": sorted(sections),
@@ -76,6 +76,8 @@ def _plan(question: str, evidence: Sequence[Evidence], list_mode: bool) -> dict[
         "list_mode": list_mode,
         "needs_warning": bool(sections & WARNING_SECTIONS),
     }
+    # A false flag tells the model nothing (prompt size, issue 20).
+    return {key: value for key, value in plan.items() if value is not False}
 
 
 def _blocks_for(evidence: Sequence[Evidence]) -> list[tuple[str, str]]:

@@ -263,4 +263,4 @@ def test_numbers_are_suppressed_outside_dosage_questions_and_the_plan_is_not_fac
         "(drug_id=paracetamol; thuốc=PARACETAMOL (Acetaminophen); mục=Liều lượng và cách dùng; "
         "đoạn=Liều lượng › Người lớn)" in judge_user
     )
-    assert "đọc HẾT danh sách" in judge_system and "DỮ LIỆU" in judge_system
+    assert "Đọc HẾT danh sách" in judge_system and "DỮ LIỆU" in judge_system
