@@ -1,7 +1,8 @@
 """Model mode against a live OpenAI-compatible server, next to the no-model mode, on the
 development questions: outcomes by reason and by mode (model / book / book_after_model_failed),
-model calls, prompt and completion tokens per turn (by call kind), seconds per turn, and
-numbers shown outside their cited blocks (must be 0).
+for each turn its model calls, prompt and completion tokens and which check withheld the written
+answer, then the medians per turn (by call kind too), turns more or less helpful than no-model
+mode, seconds per turn, and numbers shown outside their cited blocks (must be 0).
 
     .venv/bin/python bench/model_report.py --url http://127.0.0.1:8111/v1 --model small \
         [--questions 12] [--budget 90] [--understanding model|deterministic]
@@ -52,7 +53,7 @@ def numbers_outside_their_blocks(result: TurnResult) -> int:
     return outside
 
 
-def _counter(name: str) -> dict[tuple[str, ...], float]:
+def _counter(name: str) -> dict[tuple[tuple[str, str], ...], float]:
     values = {}
     for metric in REGISTRY.collect():
         for sample in metric.samples:
@@ -62,7 +63,8 @@ def _counter(name: str) -> dict[tuple[str, ...], float]:
 
 
 def _delta(
-    before: dict[tuple[str, ...], float], after: dict[tuple[str, ...], float]
+    before: dict[tuple[tuple[str, str], ...], float],
+    after: dict[tuple[tuple[str, str], ...], float],
 ) -> dict[str, float]:
     return {
         ",".join(f"{k}={v}" for k, v in key): after[key] - before.get(key, 0.0)
@@ -91,19 +93,42 @@ def main() -> None:
     seconds: list[float] = []
     tokens_before = _counter("duocthu_model_tokens_total")
     calls_before = _counter("duocthu_model_calls_total")
+    per_turn: list[tuple[float, float, float]] = []  # (calls, prompt, completion tokens)
+    withheld: Counter[str] = Counter()
+    helped = {"more": 0, "less": 0}
     for row in rows:
         plain = answer_turn(row["question"], provider=None)
         modes["no model"][f"{plain.decision}:{plain.reason}"] += 1
         outside["no model"] += numbers_outside_their_blocks(plain)
+        turn_calls = _counter("duocthu_model_calls_total")
+        turn_tokens = _counter("duocthu_model_tokens_total")
         started = time.perf_counter()
         result = answer_turn(row["question"], provider=provider)
         seconds.append(time.perf_counter() - started)
+        calls_now = _delta(turn_calls, _counter("duocthu_model_calls_total"))
+        tokens_now = _delta(turn_tokens, _counter("duocthu_model_tokens_total"))
+        turn = (
+            sum(calls_now.values()),
+            sum(v for k, v in tokens_now.items() if "type=prompt" in k),
+            sum(v for k, v in tokens_now.items() if "type=completion" in k),
+        )
+        per_turn.append(turn)
         modes["model"][f"{result.decision}:{result.reason}"] += 1
         shown_by[str(result.mode)] += 1
+        if result.mode == "book_after_model_failed":
+            withheld[result.withheld or result.reason] += 1
+        answered = ("answer", "verify_pdf")
+        if plain.decision in answered and result.decision not in answered:
+            helped["less"] += 1
+        if result.decision in answered and plain.decision not in answered:
+            helped["more"] += 1
         outside["model"] += numbers_outside_their_blocks(result)
         note = result.frame.understanding_note or result.frame.understood_by
         print(
-            f"{row['id']}: {result.decision}/{result.reason} ({note}) {seconds[-1]:.1f} s",
+            f"{row['id']}: {result.decision}/{result.reason} [{result.mode}"
+            f"{'; withheld: ' + (result.withheld or result.reason) if result.mode == 'book_after_model_failed' else ''}] ({note}) "
+            f"{seconds[-1]:.1f} s; {turn[0]:.0f} calls, {turn[1]:.0f} prompt + "
+            f"{turn[2]:.0f} completion tokens",
             flush=True,
         )
     n = len(rows)
@@ -126,6 +151,21 @@ def main() -> None:
         }
         line = ", ".join(f"{k} {v / n:.0f}" for k, v in sorted(per_kind.items()))
         print(f"{kind_of} tokens per turn: {sum(per_kind.values()) / n:.0f} ({line})")
+    totals = sorted(p + c for _, p, c in per_turn)
+    print(
+        f"per turn: calls median {sorted(c for c, _, _ in per_turn)[n // 2]:.0f}; prompt tokens "
+        f"median {sorted(p for _, p, _ in per_turn)[n // 2]:.0f}; completion tokens median "
+        f"{sorted(c for _, _, c in per_turn)[n // 2]:.0f}; all tokens median {totals[n // 2]:.0f}, "
+        f"max {totals[-1]:.0f}, under 3,000: {sum(t < 3000 for t in totals)}/{n}"
+    )
+    print(
+        "written answers withheld, by the check that refused: "
+        + (", ".join(f"{k} {v}" for k, v in withheld.most_common()) or "none")
+    )
+    print(
+        f"against no-model mode: more helpful on {helped['more']}, less helpful on "
+        f"{helped['less']} (answer or verify_pdf vs. anything else)"
+    )
     print(f"seconds per turn: median {sorted(seconds)[n // 2]:.1f}, max {max(seconds):.1f}")
 
 
