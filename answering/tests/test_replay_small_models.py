@@ -9,6 +9,7 @@ disclaimer on every card, and no question the deterministic frame understands tu
 "out of scope"; and, the book being the floor (issue 20), wherever a written answer failed its
 checks the card shows the book's answer under the line saying it was withheld."""
 
+import gzip
 import json
 import re
 import threading
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -25,8 +27,11 @@ from django.core.management import call_command
 from django.test import Client
 
 from answering.grounding import numeric_tokens
+from answering.quantities import read_quantities
 from answering.results import ABSTAIN_MESSAGES, DISCLAIMER
 from answering.understanding import understand
+from corpus.text import folded_phrase
+from retrieval.phrases import populations, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -48,12 +53,14 @@ def _key(system: str, user: str) -> tuple[str, str]:
     return _kind(system), " ".join(found.group(1).split()) if found else ""
 
 
-def _recorded() -> dict[tuple[str, str], list[dict[str, object]]]:
+def _recorded(files: list[Path]) -> dict[tuple[str, str], list[dict[str, object]]]:
     calls: dict[tuple[str, str], list[dict[str, object]]] = defaultdict(list)
-    for file in sorted(RECORDINGS.glob("*.jsonl")):
-        for line in file.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            calls[_key(str(row["system"]), str(row["user"]))].append(row)
+    for file in files:
+        opened = gzip.open(file, "rt", encoding="utf-8") if file.suffix == ".gz" else file.open()
+        with opened as lines:
+            for line in lines:
+                row = json.loads(line)
+                calls[_key(str(row["system"]), str(row["user"]))].append(row)
     return calls
 
 
@@ -89,18 +96,23 @@ class _Replay(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def replay(settings) -> Iterator[ThreadingHTTPServer]:  # type: ignore[no-untyped-def]
-    if not RECORDINGS.is_dir():
-        pytest.skip(f"no recordings at {RECORDINGS}")
+def _serve_replay(settings, files: list[Path]) -> ThreadingHTTPServer:  # type: ignore[no-untyped-def]
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Replay)
-    server.calls = _recorded()  # type: ignore[attr-defined]
+    server.calls = _recorded(files)  # type: ignore[attr-defined]
     server.served = defaultdict(int)  # type: ignore[attr-defined]
     server.kinds = defaultdict(int)  # type: ignore[attr-defined]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     settings.ANSWER_PROVIDER = "openai"
     settings.ANSWER_BASE_URL = f"http://127.0.0.1:{server.server_port}/v1"
     settings.ANSWER_MODEL = "gemma-3-270m"
+    return server
+
+
+@pytest.fixture
+def replay(settings) -> Iterator[ThreadingHTTPServer]:  # type: ignore[no-untyped-def]
+    if not RECORDINGS.is_dir():
+        pytest.skip(f"no recordings at {RECORDINGS}")
+    server = _serve_replay(settings, sorted(RECORDINGS.glob("*.jsonl")))
     yield server
     server.shutdown()
 
@@ -135,6 +147,41 @@ def _shown_numbers_are_in_their_blocks(line: dict[str, object]) -> bool:
     return True
 
 
+def ungrounded(frame: dict[str, object], question: str) -> list[str]:
+    """The frame's values the question does not say (issue 25), read by the deterministic
+    reader of quantities and the phrase tables: a weight, an age, a population, a route, an
+    unknown name that is no span of the question."""
+    floor = understand(question)
+    said = read_quantities(question)
+    folded = f" {folded_phrase(question)} "
+    checks = {
+        "weight_kg": (None, said.weight_kg),
+        "age_months": (None, said.age_months, floor.age_months),
+        "population": (None, floor.population, *populations(question)),
+        "route": (None, floor.route, *routes(question)),
+    }
+    out = [f"{k}={frame.get(k)!r}" for k, allowed in checks.items() if frame.get(k) not in allowed]
+    for name in frame.get("unknown_drugs") or []:  # type: ignore[attr-defined]
+        if name not in floor.unknown_drugs and f" {folded_phrase(name)} " not in folded:
+            out.append(f"unknown_drugs={name!r}")
+    return out
+
+
+def _ask_batch(rows: list[dict[str, object]], tmp_path: Path) -> list[dict[str, Any]]:
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    out = StringIO()
+    call_command("ask", "--batch", str(batch), stdout=out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def _the_ask_back_and_the_offer_hold(lines: dict[str, dict[str, Any]]) -> None:
+    assert lines["dev-003"]["decision"] == "clarify"  # a child's dose asks for age or weight
+    offer = lines["dev-015"]
+    assert "Có phải bạn muốn hỏi về «paracetamol»" in offer["answer_text"]
+    assert offer["frame"]["drugs"] == []  # offered, never answered
+
+
 def test_the_recorded_small_models_through_ask_batch_break_nothing(replay, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = StringIO()
     call_command("ask", "--batch", str(DEV), stdout=out)
@@ -161,8 +208,45 @@ def test_the_recorded_small_models_through_ask_batch_break_nothing(replay, tmp_p
         floor = understand(row["question"])
         if not row.get("history") and floor.turn_type != "out_of_scope":
             assert line["frame"]["turn_type"] != "out_of_scope", row["id"]
+        assert ungrounded(line["frame"], row["question"]) == [], row["id"]
     assert outcomes["book_after_model_failed"] >= 40  # the small models' answers all fail
     assert outcomes["book"] + outcomes["model"] + outcomes["book_after_model_failed"] == 70
+    _the_ask_back_and_the_offer_hold({r["id"]: line for r, line in zip(rows, lines, strict=True)})
+
+
+NEW_RECORDINGS = Path(__file__).parent / "fixtures" / "recordings"
+
+
+@pytest.mark.parametrize("response_format", ["json_schema", "json_object"])
+def test_the_new_gemma_traffic_adds_no_frame_value_the_question_did_not_say(
+    settings, tmp_path: Path, response_format: str
+) -> None:  # type: ignore[no-untyped-def]
+    """Gemma 3 270M recorded on 2026-12-02 under each response format (under json_schema it
+    had copied the prompt's example weight 100 into 9 of 15 frames; the prompts now show none,
+    and grounding drops whatever it writes that the question does not say)."""
+    files = sorted(NEW_RECORDINGS.glob(f"gemma-270m-{response_format}.jsonl.gz"))
+    assert files, f"no recording for {response_format} under {NEW_RECORDINGS}"
+    settings.ANSWER_RESPONSE_FORMAT = response_format
+    server = _serve_replay(settings, files)
+    try:
+        asked = {key[1] for key in server.calls if key[0] == "frame"}  # type: ignore[attr-defined]
+        dev = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line]
+        rows = [r for r in dev if " ".join(r["question"].split()) in asked]
+        assert len(rows) >= 12
+        lines = _ask_batch(rows, tmp_path)
+        assert server.kinds["frame"] == len(rows)  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+    found = {
+        r["id"]: ungrounded(line["frame"], r["question"])
+        for r, line in zip(rows, lines, strict=True)
+    }
+    assert {k: v for k, v in found.items() if v} == {}
+    for row, line in zip(rows, lines, strict=True):
+        assert line["disclaimer"] == DISCLAIMER and _shown_numbers_are_in_their_blocks(line), row[
+            "id"
+        ]
+    _the_ask_back_and_the_offer_hold({r["id"]: line for r, line in zip(rows, lines, strict=True)})
 
 
 def test_the_recorded_small_models_on_the_chat_page_never_500(replay, django_user_model) -> None:  # type: ignore[no-untyped-def]
