@@ -43,12 +43,16 @@ class _Recorder(BaseHTTPRequestHandler):
             status, data = exc.code, exc.read()
         except (urllib.error.URLError, TimeoutError) as exc:
             status, data = 502, json.dumps({"error": str(exc)}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        # Recorded first: a client that gave up (its turn's budget) has closed the socket.
         self._record(json.loads(body), status, data, time.perf_counter() - started, t0)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def _record(
         self, sent: dict[str, object], status: int, data: bytes, seconds: float, t0: float

@@ -167,14 +167,6 @@ def ungrounded(frame: dict[str, object], question: str) -> list[str]:
     return out
 
 
-def _ask_batch(rows: list[dict[str, object]], tmp_path: Path) -> list[dict[str, Any]]:
-    batch = tmp_path / "batch.jsonl"
-    batch.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    out = StringIO()
-    call_command("ask", "--batch", str(batch), stdout=out)
-    return [json.loads(line) for line in out.getvalue().splitlines()]
-
-
 def _the_ask_back_and_the_offer_hold(lines: dict[str, dict[str, Any]]) -> None:
     assert lines["dev-003"]["decision"] == "clarify"  # a child's dose asks for age or weight
     offer = lines["dev-015"]
@@ -211,41 +203,6 @@ def test_the_recorded_small_models_through_ask_batch_break_nothing(replay, tmp_p
         assert ungrounded(line["frame"], row["question"]) == [], row["id"]
     assert outcomes["book_after_model_failed"] >= 40  # the small models' answers all fail
     assert outcomes["book"] + outcomes["model"] + outcomes["book_after_model_failed"] == 70
-    _the_ask_back_and_the_offer_hold({r["id"]: line for r, line in zip(rows, lines, strict=True)})
-
-
-NEW_RECORDINGS = Path(__file__).parent / "fixtures" / "recordings"
-
-
-@pytest.mark.parametrize("response_format", ["json_schema", "json_object"])
-def test_the_new_gemma_traffic_adds_no_frame_value_the_question_did_not_say(
-    settings, tmp_path: Path, response_format: str
-) -> None:  # type: ignore[no-untyped-def]
-    """Gemma 3 270M recorded on 2026-12-02 under each response format (under json_schema it
-    had copied the prompt's example weight 100 into 9 of 15 frames; the prompts now show none,
-    and grounding drops whatever it writes that the question does not say)."""
-    files = sorted(NEW_RECORDINGS.glob(f"gemma-270m-{response_format}.jsonl.gz"))
-    assert files, f"no recording for {response_format} under {NEW_RECORDINGS}"
-    settings.ANSWER_RESPONSE_FORMAT = response_format
-    server = _serve_replay(settings, files)
-    try:
-        asked = {key[1] for key in server.calls if key[0] == "frame"}  # type: ignore[attr-defined]
-        dev = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line]
-        rows = [r for r in dev if " ".join(r["question"].split()) in asked]
-        assert len(rows) >= 12
-        lines = _ask_batch(rows, tmp_path)
-        assert server.kinds["frame"] == len(rows)  # type: ignore[attr-defined]
-    finally:
-        server.shutdown()
-    found = {
-        r["id"]: ungrounded(line["frame"], r["question"])
-        for r, line in zip(rows, lines, strict=True)
-    }
-    assert {k: v for k, v in found.items() if v} == {}
-    for row, line in zip(rows, lines, strict=True):
-        assert line["disclaimer"] == DISCLAIMER and _shown_numbers_are_in_their_blocks(line), row[
-            "id"
-        ]
     _the_ask_back_and_the_offer_hold({r["id"]: line for r, line in zip(rows, lines, strict=True)})
 
 
