@@ -168,3 +168,23 @@ def test_a_random_plausible_frame_never_changes_the_floor_nor_adds_what_was_not_
         assert "suy_than" in populations(question), question
     if frame.patient.pregnancy and not floor.patient.pregnancy:
         assert "phu_nu_mang_thai" in populations(question) or floor.pregnancy_weeks, question
+
+
+def test_a_rewritten_question_with_words_nobody_wrote_is_not_searched(scripted) -> None:  # type: ignore[no-untyped-def]
+    question = "liều paracetamol cho người lớn"
+    frame = understand_turn(
+        question,
+        provider=scripted(
+            {
+                "turn_type": "drug_attribute",
+                "drugs": ["paracetamol"],
+                "standalone_query": "liều paracetamol cho người lớn nặng 100 kg suy thận",
+                "patient": {"comorbidities": ["suy thận"], "allergies": ["penicilin"]},
+            }  # fmt: skip
+        ),
+    )
+    assert frame.standalone_query == understand(question).standalone_query
+    assert frame.patient.comorbidities == () and frame.patient.allergies == ()
+    note = str(frame.understanding_note)
+    assert "standalone_query (words not in the question)" in note
+    assert "patient.allergies='penicilin' (not in the question)" in note
