@@ -72,13 +72,21 @@ def test_a_value_of_an_earlier_turn_is_said_and_the_floors_value_is_kept(scripte
     assert "weight_kg=20.0 (the question reads 12.0)" in str(overwritten.understanding_note)
 
 
-def test_placeholders_as_unknown_drugs_are_dropped_and_the_near_miss_offer_is_kept(
-    scripted,
-) -> None:  # type: ignore[no-untyped-def]
-    # dev-015: Gemma listed the prompt's placeholders as the names not found.
+def test_names_not_typed_are_dropped_and_the_near_miss_offer_is_kept(scripted) -> None:  # type: ignore[no-untyped-def]
+    # dev-015: Gemma listed the prompt's placeholders as the names not found, and the "did you
+    # mean paracetamol" offer was lost.
     question = "Thuốc Paracetamolex 500 dùng cho phụ nữ có thai được không?"
     floor = understand(question)
     assert floor.did_you_mean
+    placeholder = understand_turn(
+        question,
+        provider=scripted(
+            {"turn_type": "drug_attribute", "unknown_drugs": ["<tên người dùng gõ>"]}
+        ),
+    )
+    # A placeholder returned as it is fails the schema: the floor, offer and all.
+    assert placeholder.understanding_note == "model_malformed_output"
+    assert placeholder.did_you_mean == floor.did_you_mean
     frame = understand_turn(
         question,
         provider=scripted(
@@ -86,15 +94,18 @@ def test_placeholders_as_unknown_drugs_are_dropped_and_the_near_miss_offer_is_ke
                 "turn_type": "drug_attribute",
                 "drugs": [],
                 "attribute": "thoi_ky_mang_thai",
-                "unknown_drugs": ["<tên người dùng gõ>", "Paracetamolex"],
+                "unknown_drugs": ["Panadol Extra", "Paracetamolex"],
                 "patient": {"breastfeeding": True, "pregnancy": True},
             }  # fmt: skip
         ),
     )
+    assert frame.understood_by == "model"
     assert frame.unknown_drugs == floor.unknown_drugs
     assert frame.did_you_mean == floor.did_you_mean
     assert frame.patient.pregnancy and not frame.patient.breastfeeding
-    assert "'<tên người dùng gõ>' (not a span of the question)" in str(frame.understanding_note)
+    note = str(frame.understanding_note)
+    assert "unknown_drugs='Panadol Extra' (not a span of the question)" in note
+    assert "patient.breastfeeding (no words for it in the question)" in note
 
 
 def _questions() -> list[str]:
