@@ -6,6 +6,20 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from chat.models import Conversation, Feedback, Turn
+from corpus.admin_labels import (
+    BOOLEAN,
+    CHOICES,
+    CREATED_AT,
+    DATE,
+    UPDATED_AT,
+    USER,
+    VALUES,
+    column,
+    titled,
+)
+
+DECISION = column("decision", "kết quả")
+USEFUL = column("useful", "hữu ích", boolean=True)
 
 
 class DrugFilter(admin.SimpleListFilter):
@@ -72,9 +86,21 @@ class _ReadOnly:
 @admin.register(Turn)
 class TurnAdmin(_ReadOnly, admin.ModelAdmin):
     list_display = (
-        "created_at", "question_short", "decision", "reason", "mode", "drugs", "server_ms"
-    )  # fmt: skip
-    list_filter = ("decision", "reason", "mode", DrugFilter, "created_at")
+        CREATED_AT,
+        "question_short",
+        DECISION,
+        column("reason", "lý do"),
+        column("mode", "cách trả lời"),
+        "drugs",
+        column("server_ms", "thời gian máy chủ (ms)"),
+    )
+    list_filter = (
+        ("decision", titled("kết quả", CHOICES)),
+        ("reason", titled("lý do", VALUES)),
+        ("mode", titled("cách trả lời", CHOICES)),
+        DrugFilter,
+        ("created_at", titled("lúc tạo", DATE)),
+    )
     date_hierarchy = "created_at"
     search_fields = ("question", "answer_text")
     list_select_related = ("conversation__user",)
@@ -114,8 +140,20 @@ class TurnAdmin(_ReadOnly, admin.ModelAdmin):
 
 @admin.register(Feedback)
 class FeedbackAdmin(_ReadOnly, admin.ModelAdmin):
-    list_display = ("created_at", "useful", "comment", "question", "answer", "sources", "user")
-    list_filter = ("useful", DrugFilter, "created_at")
+    list_display = (
+        CREATED_AT,
+        USEFUL,
+        column("comment", "góp ý"),
+        "question",
+        "answer",
+        "sources",
+        USER,
+    )
+    list_filter = (
+        ("useful", titled("hữu ích", BOOLEAN)),
+        DrugFilter,
+        ("created_at", titled("lúc tạo", DATE)),
+    )
     list_select_related = ("turn", "user")
     search_fields = ("comment", "turn__question")
 
@@ -134,6 +172,6 @@ class FeedbackAdmin(_ReadOnly, admin.ModelAdmin):
 
 @admin.register(Conversation)
 class ConversationAdmin(_ReadOnly, admin.ModelAdmin):
-    list_display = ("title", "user", "created_at", "updated_at")
+    list_display = (column("title", "tiêu đề"), USER, CREATED_AT, UPDATED_AT)
     list_select_related = ("user",)
     search_fields = ("title",)

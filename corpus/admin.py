@@ -7,6 +7,17 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import URLPattern, path
 
+from corpus.admin_labels import (
+    CHOICES,
+    CREATED_AT,
+    PAGE_END,
+    PAGE_START,
+    RELATED,
+    USER,
+    VALUES,
+    column,
+    titled,
+)
 from corpus.admin_names import AliasInline, ReviewersEdit  # also registers the name tables
 from corpus.admin_red_flags import RedFlagAdmin  # noqa: F401 - registers it
 from corpus.admin_review import preview_view, review_queue_view, review_view
@@ -53,11 +64,11 @@ class _BookOnly:
 @admin.register(Drug)
 class DrugAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
     list_display = (
-        "drug_id",
+        column("drug_id", "mã thuốc"),
         "heading",
         "inn",
-        "page_start",
-        "page_end",
+        PAGE_START,
+        PAGE_END,
         "n_sections",
         "n_aliases",
         "n_quarantined",
@@ -114,15 +125,27 @@ class DrugAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
 
 @admin.register(BookIndexEntry)
 class BookIndexEntryAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
-    list_display = ("name", "ingredient", "ingredient_id", "page", "source")
-    list_filter = ("source",)
+    list_display = (
+        column("name", "tên"),
+        column("ingredient", "hoạt chất"),
+        column("ingredient_id", "mã hoạt chất"),
+        column("page", "trang in"),
+        column("source", "nguồn"),
+    )
+    list_filter = (("source", titled("nguồn", CHOICES)),)
     search_fields = ("name", "folded", "ingredient")
 
 
 @admin.register(Section)
 class SectionAdmin(_BookOnly, admin.ModelAdmin):
-    list_display = ("drug", "section_key", "heading", "page_start", "page_end")
-    list_filter = ("section_key",)
+    list_display = (
+        column("drug", "thuốc"),
+        column("section_key", "mục (mã)"),
+        "heading",
+        PAGE_START,
+        PAGE_END,
+    )
+    list_filter = (("section_key", titled("mục", CHOICES)),)
     list_select_related = ("drug",)
     search_fields = ("drug__drug_id", "heading")
     readonly_fields = ("drug", "section_key", "heading", "order", "page_start", "page_end")
@@ -147,20 +170,20 @@ class QuarantineFilter(admin.SimpleListFilter):
 class ChunkAdmin(_BookOnly, admin.ModelAdmin):
     list_display = (
         "__str__",
-        "kind",
+        column("kind", "loại"),
         "label",
         "short_text",
-        "page_start",
-        "page_end",
-        "review_state",
-        "requires_visual_check",
+        PAGE_START,
+        PAGE_END,
+        column("review_state", "trạng thái duyệt"),
+        column("requires_visual_check", "chờ đối chiếu bản in", boolean=True),
     )
     list_filter = (
         QuarantineFilter,
-        "kind",
-        "review_state",
-        "section__section_key",
-        ("section__drug", admin.RelatedOnlyFieldListFilter),
+        ("kind", titled("loại", CHOICES)),
+        ("review_state", titled("trạng thái duyệt", CHOICES)),
+        ("section__section_key", titled("mục", CHOICES)),
+        ("section__drug", titled("thuốc", RELATED)),
     )
     list_select_related = ("section__drug",)
     search_fields = ("text", "section__drug__drug_id")
@@ -209,15 +232,18 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
 @admin.register(ChunkReview)
 class ChunkReviewAdmin(admin.ModelAdmin):
     list_display = (
-        "created_at",
-        "decision",
-        "drug_id",
-        "section_key",
-        "part_index",
-        "user",
-        "note",
+        CREATED_AT,
+        column("decision", "quyết định"),
+        column("drug_id", "mã thuốc"),
+        column("section_key", "mục (mã)"),
+        column("part_index", "đoạn số"),
+        USER,
+        column("note", "ghi chú"),
     )
-    list_filter = ("decision", "section_key")
+    list_filter = (
+        ("decision", titled("quyết định", CHOICES)),
+        ("section_key", titled("mục", VALUES)),
+    )
     search_fields = ("drug_id", "note", "before", "after")
     list_select_related = ("user",)
 
@@ -235,7 +261,11 @@ class ChunkReviewAdmin(admin.ModelAdmin):
 class IngestRunAdmin(admin.ModelAdmin):
     """The record of each ingest: read-only for everyone, superusers included."""
 
-    list_display = ("started_at", "source", "seconds")
+    list_display = (
+        column("started_at", "bắt đầu lúc"),
+        column("source", "nguồn"),
+        column("seconds", "thời gian (giây)"),
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from corpus.access import is_reviewer
+from corpus.admin_labels import CHOICES, UPDATED_AT, column, titled
 from corpus.models import Abbreviation, Alias, bump_catalog
 from corpus.name_rules import check_name
 from corpus.text import fold
@@ -116,8 +117,13 @@ class AliasAdmin(ReviewersEdit, admin.ModelAdmin):
         obj.folded = folded_phrase(obj.name)  # the form it is matched by
         super().save_model(request, obj, form, change)
 
-    list_display = ("name", "drug", "kind", "source_page")
-    list_filter = ("kind",)
+    list_display = (
+        column("name", "tên gọi"),
+        column("drug", "thuốc"),
+        column("kind", "loại tên"),
+        column("source_page", "trang in"),
+    )
+    list_filter = (("kind", titled("loại tên", CHOICES)),)
     list_select_related = ("drug",)
     search_fields = ("name", "folded", "drug__drug_id")
 
@@ -125,5 +131,5 @@ class AliasAdmin(ReviewersEdit, admin.ModelAdmin):
 @admin.register(Abbreviation)
 class AbbreviationAdmin(ReviewersEdit, admin.ModelAdmin):
     form = AbbreviationForm
-    list_display = ("short", "expansion", "note", "updated_at")
+    list_display = ("short", "expansion", "note", UPDATED_AT)
     search_fields = ("short", "expansion")

@@ -2,12 +2,13 @@
 
 from django.contrib import admin
 
+from corpus.admin_labels import UPDATED_AT
 from corpus.admin_names import ReviewersEdit
 from corpus.red_flag_models import RedFlag
 
 
 @admin.register(RedFlag)
 class RedFlagAdmin(ReviewersEdit, admin.ModelAdmin):
-    list_display = ("phrase", "kind", "active", "note", "updated_at")
+    list_display = ("phrase", "kind", "active", "note", UPDATED_AT)
     list_filter = ("kind", "active")
     search_fields = ("phrase", "note")
