@@ -20,7 +20,7 @@ from corpus.admin_labels import (
 )
 from corpus.admin_names import AliasInline, ReviewersEdit  # also registers the name tables
 from corpus.admin_red_flags import RedFlagAdmin  # noqa: F401 - registers it
-from corpus.admin_review import preview_view, review_queue_view, review_view
+from corpus.admin_review import page_image_view, preview_view, review_queue_view, review_view
 from corpus.models import (
     BookIndexEntry,
     Chunk,
@@ -224,6 +224,11 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
                 "<int:pk>/review/",
                 self.admin_site.admin_view(partial(review_view, self)),
                 name="corpus_chunk_review",
+            ),
+            path(
+                "<int:pk>/review/page/<int:page>.png",
+                self.admin_site.admin_view(partial(page_image_view, self)),
+                name="corpus_chunk_page_image",
             ),
         ]
         return own + super().get_urls()

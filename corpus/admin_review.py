@@ -10,7 +10,7 @@ from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -20,6 +20,7 @@ from django.utils.safestring import mark_safe
 from corpus.access import is_reviewer
 from corpus.jobs import enqueue_stale_embeddings
 from corpus.models import REVIEWER_GROUP, Chunk, ChunkReview
+from corpus.page_images import PageImageError, page_image, printed_pages
 from corpus.rendering import render_book_text
 
 FILTERS = ("drug", "section", "kind")
@@ -208,6 +209,7 @@ def review_view(model_admin: admin.ModelAdmin, request: HttpRequest, pk: int) ->
         "rendered": rendered(chunk.text),
         "source_rendered": rendered(chunk.source_text),
         "blocked": blocked_answers().get(chunk.pk, 0),
+        "printed": printed_pages(chunk),
         "neighbours": neighbours,
         "history": chunk.reviews.select_related("user"),
         "form": form,
@@ -224,3 +226,20 @@ def preview_view(model_admin: admin.ModelAdmin, request: HttpRequest) -> HttpRes
         raise PermissionDenied
     text = request.POST.get("text", "")[:PREVIEW_MAX_CHARS]
     return HttpResponse(render_book_text(text))
+
+
+def page_image_view(
+    model_admin: admin.ModelAdmin, request: HttpRequest, pk: int, page: int
+) -> HttpResponse | FileResponse:
+    """One printed page the chunk cites, as a PNG of the book's PDF (staff only: behind the
+    admin's login); a page that cannot be shown answers 404 with the reason."""
+    if not model_admin.has_view_permission(request):
+        raise PermissionDenied
+    chunk = get_object_or_404(Chunk.objects.select_related("section__drug"), pk=pk)
+    try:
+        image = page_image(chunk, page)
+    except PageImageError as exc:
+        return HttpResponse(str(exc), status=404, content_type="text/plain; charset=utf-8")
+    response = FileResponse(image.open("rb"), content_type="image/png")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response

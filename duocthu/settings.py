@@ -285,6 +285,13 @@ LOGOUT_REDIRECT_URL = "chat:login"
 _default_corpus = BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"
 DUOCTHU_CORPUS_DIR = Path(env_str("DUOCTHU_CORPUS_DIR", str(_default_corpus)))
 
+# The book's PDF for the review queue's page images (corpus/page_images.py). Unset, a chunk
+# ingested from a PDF is shown from the file that ingest read; a PDF whose page numbers are
+# not the printed ones sets the offset (PDF page = printed page + offset).
+FORMULARY_PDF = env_str("FORMULARY_PDF", "")
+FORMULARY_PDF_PAGE_OFFSET = env_int("FORMULARY_PDF_PAGE_OFFSET", 0)
+PAGE_IMAGES_DIR = Path(env_str("PAGE_IMAGES_DIR", str(VAR_DIR / "page-images")))
+
 # Embeddings. "hashing" needs no download; see corpus/embedding.py for the measurement.
 EMBEDDING_PROVIDER = env_str("EMBEDDING_PROVIDER", "hashing")
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")
