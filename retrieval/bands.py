@@ -37,15 +37,22 @@ def child_bands(evidence: Sequence[Evidence], *, headings_only: bool = False) ->
     """The book's own age/weight band labels in a dosage section, in book order: every band
     it mentions, or only those that head a dose of their own."""
     bands: list[str] = []
-    pattern = _BAND_HEADING if headings_only else _CHILD_BAND
     for item in evidence:
-        for match in pattern.finditer(item.text):
-            if not _HAS_UNIT.search(match.group(0)):
-                continue
-            label = re.sub(r"\s+", " ", re.sub(r"[(,]", " ", match.group(0))).strip()
-            if label not in bands:
-                bands.append(label)
+        bands += [b for b in bands_in(item.text, headings_only=headings_only) if b not in bands]
     return bands
+
+
+def bands_in(text: str, *, headings_only: bool = False) -> list[str]:
+    """The band labels one text prints, in its order (the chat reads a cited paragraph's)."""
+    found: list[str] = []
+    pattern = _BAND_HEADING if headings_only else _CHILD_BAND
+    for match in pattern.finditer(text):
+        if not _HAS_UNIT.search(match.group(0)):
+            continue
+        label = re.sub(r"\s+", " ", re.sub(r"[(,]", " ", match.group(0))).strip()
+        if label not in found:
+            found.append(label)
+    return found
 
 
 def band_months(label: str) -> tuple[float, float] | None:

@@ -1,5 +1,5 @@
 """Small readings of a stored turn for its card: the drug a clarify card names, the quick
-replies grouped, whether a claim is the band the question asked."""
+replies grouped, whether a claim is the band the question asked, the bands beside it."""
 
 import re
 from typing import Any, TypedDict
@@ -7,7 +7,7 @@ from typing import Any, TypedDict
 from django import template
 
 from corpus.text import fold
-from retrieval.bands import band_months
+from retrieval.bands import band_months, bands_in, youngest_first
 
 register = template.Library()
 
@@ -62,3 +62,31 @@ def is_the_asked_band(text: str, band: str) -> bool:
     band (the lead line, not the whole table of bands beside it)."""
     labels = [" ".join(fold(label).split()) for label in _BAND_LABEL.findall(text or "")]
     return bool(band) and bool(labels) and set(labels) == {" ".join(fold(band).split())}
+
+
+def _key(label: str) -> str:
+    return " ".join(fold(label).split())
+
+
+@register.filter
+def neighbour_bands(turn: Any) -> list[str]:
+    """The book's age bands either side of the one a child's dose answer was for (younger
+    first): read from the cited paragraph that heads the most bands, the way the clarify card
+    offered them (retrieval/searches.py), so the next band is one click away."""
+    asked = (turn.frame or {}).get("age_band")
+    if not asked or turn.decision != "answer":
+        return []
+    best: list[str] = []
+    for citation in turn.citations or []:
+        if citation.get("quarantined"):
+            continue  # not shown until a pharmacist has checked it against the print
+        found = bands_in(citation.get("text") or "", headings_only=True)
+        ages = [b for b in found if band_months(b) is not None]
+        if _key(asked) in map(_key, ages) and len(ages) > len(best):
+            best = ages
+    ordered = sorted(best, key=youngest_first)
+    keys = [_key(b) for b in ordered]
+    if _key(asked) not in keys:
+        return []
+    at = keys.index(_key(asked))
+    return ordered[max(at - 1, 0) : at] + ordered[at + 1 : at + 2]
