@@ -21,6 +21,7 @@ import pytest
 from django.conf import settings
 
 from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
+from corpus.tests.test_page_images import book_pdf
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 USER, REVIEWER, PASSWORD = "dd_phong_benh", "ds_duyet_bang", "duocthu-ward"
@@ -36,12 +37,14 @@ LONG_TITLE = "Liều" + "Methylprednisolonnatrisuccinat" * 4 + " vancomycin" * 6
 
 
 @pytest.fixture(scope="module")
-def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[dict[str, Any]]:  # type: ignore[no-untyped-def]
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium); CI installs it")
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import User
     from django.db import connection
+
+    from django.db.models import Max, Min
 
     from chat.conversation import ask_in_conversation
     from chat.models import Conversation
@@ -83,6 +86,17 @@ def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  #
             first.pk, first.order = None, order
             first.save()
         ask_in_conversation(Conversation.objects.create(user=user), LONG_TITLE)
+        # The book's PDF for the review page's images: vancomycin's printed pages only, the
+        # offset mapping its first printed page to the PDF's first page.
+        pages = Chunk.objects.filter(section__drug__drug_id="vancomycin").aggregate(
+            first=Min("page_start"), last=Max("page_end")
+        )
+        folder = tmp_path_factory.mktemp("book")
+        pdf = book_pdf(
+            folder / "duoc-thu-2018.pdf",
+            pages=pages["last"] - pages["first"] + 1,
+            first_printed=pages["first"],
+        )
         db = connection.settings_dict
         url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"
     with socket.socket() as s:
@@ -94,6 +108,9 @@ def ward_app(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:  #
         "DJANGO_DEBUG": "true",
         "ANSWER_PROVIDER": "disabled",
         "DUOCTHU_RUN_JOBS_INLINE": "true",
+        "FORMULARY_PDF": str(pdf),
+        "FORMULARY_PDF_PAGE_OFFSET": str(1 - pages["first"]),
+        "PAGE_IMAGES_DIR": str(folder / "page-images"),
     }
     server = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
@@ -256,6 +273,26 @@ def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
     asked = page.locator("#turns .turn:last-child .claim.asked")
     assert asked.count() == 1 and "Trẻ em 2 - 4 tuổi: 180 mg" in asked.inner_text()
     page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
+    # The bands either side, one click away, naming the drug.
+    tapped = page.locator("#turns .turn:last-child")
+    near = tapped.locator(".quick-replies.neighbours")
+    assert [b.strip() for b in near.locator("button.quick-reply").all_inner_texts()] == [
+        "Trẻ em 6 tháng - 2 tuổi",
+        "Trẻ em 4 - 6 tuổi",
+    ]
+    assert "PARACETAMOL" in near.locator(".group-label").inner_text()
+    assert tapped.locator(".claim").first.get_attribute("class") == "claim asked"
+    near.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "ward-band-neighbours.png"))
+    _axe(page, "a child's band answer with its neighbouring bands")
+    before = page.locator(ANSWERED).count()
+    near.locator("button.quick-reply", has_text="Trẻ em 4 - 6 tuổi").click()
+    page.wait_for_function(f"document.querySelectorAll('{ANSWERED}').length > {before}")
+    asked = page.locator("#turns .turn:last-child .claim.asked")
+    asked.wait_for(state="visible")
+    assert asked.count() == 1 and "Trẻ em 4 - 6 tuổi: 240 mg" in asked.inner_text()
+    assert "PARACETAMOL" in page.locator("#turns .turn:last-child .bubble.user").inner_text()
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
 
     abstain = _send(page, "Chó nhà tôi bị sốt, cho uống ibuprofen liều bao nhiêu?")
     assert abstain.locator(".card-abstain").count() == 1
@@ -350,7 +387,18 @@ def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
     page.click(".queue-filters input[type=submit]")
     page.locator("#review-queue tbody a").first.click()
     page.wait_for_selector("#preview table")
-    _axe(page, "a review page")
+    # The cited printed pages, as images of the book's PDF.
+    images = page.locator("#print-pages img")
+    assert images.count() >= 1
+    page.locator("#print-pages").scroll_into_view_if_needed()
+    page.wait_for_function(
+        "[...document.querySelectorAll('#print-pages img')]"
+        ".every(i => i.complete && i.naturalWidth > 1000)"
+    )
+    first = page.locator("#print-pages figcaption").first.inner_text()
+    assert first.startswith("Trang in ")
+    page.locator("#print-pages").screenshot(path=str(SHOTS / "ward-review-pages.png"))
+    _axe(page, "a review page with its printed pages")
     page.fill("#id_text", "| Clcr | Liều |\n|---|---|\n| 40 | 620<br>mg |")
     page.wait_for_selector("#preview td:has-text('620')")
     assert page.locator("#preview td br").count() == 1

@@ -27,15 +27,16 @@ def _square_top(page: int) -> float:
     return 20.0 + 40.0 * page  # mm from the top: page 1 at 60 mm … page 4 at 180 mm
 
 
-def _book(path: Path) -> Path:
+def book_pdf(path: Path, pages: int = PAGES, first_printed: int = 1) -> Path:
+    """A PDF of `pages` A4 pages, each naming its printed page, page N with its square."""
     from fpdf import FPDF
 
     pdf = FPDF(format="A4")
-    for page in range(1, PAGES + 1):
+    for page in range(1, pages + 1):
         pdf.add_page()
         pdf.set_font("helvetica", size=14)
-        pdf.cell(text=f"Trang {page}")
-        pdf.rect(20, _square_top(page), SQUARE_MM, SQUARE_MM, style="F")
+        pdf.cell(text=f"Trang in {first_printed + page - 1} (PDF tao trong kiem thu)")
+        pdf.rect(20, _square_top(page % PAGES or PAGES), SQUARE_MM, SQUARE_MM, style="F")
     pdf.output(str(path))
     return path
 
@@ -51,7 +52,7 @@ def _dark_at(png: bytes, page: int) -> bool:
 @pytest.fixture
 def table(settings, tmp_path: Path) -> Chunk:  # type: ignore[no-untyped-def]
     """A quarantined table citing printed pages 2–3, its book's PDF configured."""
-    settings.FORMULARY_PDF = str(_book(tmp_path / "duoc-thu-2018.pdf"))
+    settings.FORMULARY_PDF = str(book_pdf(tmp_path / "duoc-thu-2018.pdf"))
     settings.FORMULARY_PDF_PAGE_OFFSET = 0
     settings.PAGE_IMAGES_DIR = tmp_path / "page-images"
     chunk = Chunk.objects.awaiting_review().select_related("section__drug").first()
