@@ -43,7 +43,6 @@ def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[d
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import User
     from django.db import connection
-
     from django.db.models import Max, Min
 
     from chat.conversation import ask_in_conversation
@@ -92,10 +91,16 @@ def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[d
             first=Min("page_start"), last=Max("page_end")
         )
         folder = tmp_path_factory.mktemp("book")
+        texts: dict[int, str] = {}
+        for chunk in Chunk.objects.filter(section__drug__drug_id="vancomycin").order_by(
+            "section__order", "part_index"
+        ):
+            texts[chunk.page_start] = texts.get(chunk.page_start, "") + chunk.text + "\n"
         pdf = book_pdf(
             folder / "duoc-thu-2018.pdf",
             pages=pages["last"] - pages["first"] + 1,
             first_printed=pages["first"],
+            texts=texts,
         )
         db = connection.settings_dict
         url = f"postgres://{db['USER']}@{quote(db['HOST'], safe='')}:{db['PORT']}/{db['NAME']}"
@@ -397,7 +402,7 @@ def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
     )
     first = page.locator("#print-pages figcaption").first.inner_text()
     assert first.startswith("Trang in ")
-    page.locator("#print-pages").screenshot(path=str(SHOTS / "ward-review-pages.png"))
+    page.screenshot(path=str(SHOTS / "ward-review-pages.png"))
     _axe(page, "a review page with its printed pages")
     page.fill("#id_text", "| Clcr | Liều |\n|---|---|\n| 40 | 620<br>mg |")
     page.wait_for_selector("#preview td:has-text('620')")

@@ -27,16 +27,32 @@ def _square_top(page: int) -> float:
     return 20.0 + 40.0 * page  # mm from the top: page 1 at 60 mm … page 4 at 180 mm
 
 
-def book_pdf(path: Path, pages: int = PAGES, first_printed: int = 1) -> Path:
-    """A PDF of `pages` A4 pages, each naming its printed page, page N with its square."""
+def book_pdf(
+    path: Path, pages: int = PAGES, first_printed: int = 1, texts: dict[int, str] | None = None
+) -> Path:
+    """A PDF of `pages` A4 pages, each naming its printed page, page N with its square; with
+    `texts`, a printed page's text set below its name (the browser test's pages)."""
     from fpdf import FPDF
 
     pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    fonts = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if texts and fonts.exists():
+        pdf.add_font("dv", "", str(fonts))
     for page in range(1, pages + 1):
+        printed = first_printed + page - 1
         pdf.add_page()
         pdf.set_font("helvetica", size=14)
-        pdf.cell(text=f"Trang in {first_printed + page - 1} (PDF tao trong kiem thu)")
+        pdf.cell(text=f"Trang in {printed} (PDF tao trong kiem thu)")
         pdf.rect(20, _square_top(page % PAGES or PAGES), SQUARE_MM, SQUARE_MM, style="F")
+        if texts and fonts.exists() and texts.get(printed):
+            pdf.set_font("dv", size=8)
+            pdf.set_xy(50, 30)
+            for line in texts[printed].split("\n"):
+                if pdf.get_y() > 280:
+                    break  # one page each: what does not fit is left out
+                pdf.set_x(50)
+                pdf.multi_cell(150, 4, line.replace("<br>", " "), new_x="LMARGIN", new_y="NEXT")
     pdf.output(str(path))
     return path
 
