@@ -15,6 +15,7 @@ from corpus.admin_labels import (
     USER,
     VALUES,
     column,
+    labelled,
     titled,
 )
 
@@ -59,7 +60,9 @@ def _citations_html(turn: Turn) -> str:
 
 class FeedbackInline(admin.TabularInline):
     model = Feedback
-    fields = ("useful", "comment", "user", "created_at")
+    # Read-only columns are headed by the model's field names unless they are the admin's own.
+    fields = ("found_useful", "said", "by", "at")
+    found_useful, said, by, at = map(staticmethod, (USEFUL, column("comment"), USER, CREATED_AT))
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -89,10 +92,10 @@ class TurnAdmin(_ReadOnly, admin.ModelAdmin):
         CREATED_AT,
         "question_short",
         DECISION,
-        column("reason", "lý do"),
-        column("mode", "cách trả lời"),
+        column("reason"),
+        column("mode"),
         "drugs",
-        column("server_ms", "thời gian máy chủ (ms)"),
+        column("server_ms"),
     )
     list_filter = (
         ("decision", titled("kết quả", CHOICES)),
@@ -124,6 +127,7 @@ class TurnAdmin(_ReadOnly, admin.ModelAdmin):
         "created_at",
     )
     exclude = ("blocks", "citations")
+    form = labelled(Turn, decision="kết quả")
 
     @admin.display(description="câu hỏi")
     def question_short(self, obj: Turn) -> str:
@@ -143,7 +147,7 @@ class FeedbackAdmin(_ReadOnly, admin.ModelAdmin):
     list_display = (
         CREATED_AT,
         USEFUL,
-        column("comment", "góp ý"),
+        column("comment"),
         "question",
         "answer",
         "sources",
@@ -156,6 +160,7 @@ class FeedbackAdmin(_ReadOnly, admin.ModelAdmin):
     )
     list_select_related = ("turn", "user")
     search_fields = ("comment", "turn__question")
+    form = labelled(Feedback)
 
     @admin.display(description="câu hỏi")
     def question(self, obj: Feedback) -> str:
@@ -172,6 +177,7 @@ class FeedbackAdmin(_ReadOnly, admin.ModelAdmin):
 
 @admin.register(Conversation)
 class ConversationAdmin(_ReadOnly, admin.ModelAdmin):
-    list_display = (column("title", "tiêu đề"), USER, CREATED_AT, UPDATED_AT)
+    list_display = (column("title"), USER, CREATED_AT, UPDATED_AT)
     list_select_related = ("user",)
     search_fields = ("title",)
+    form = labelled(Conversation)

@@ -16,6 +16,7 @@ from corpus.admin_labels import (
     USER,
     VALUES,
     column,
+    labelled,
     titled,
 )
 from corpus.admin_names import AliasInline, ReviewersEdit  # also registers the name tables
@@ -33,7 +34,9 @@ from corpus.models import (
 
 class SectionInline(admin.TabularInline):
     model = Section
-    fields = ("section_key", "heading", "page_start", "page_end", "chunk_count")
+    # Read-only columns are headed by the model's field names unless they are the admin's own.
+    fields = ("key", "heading", "first_page", "last_page", "chunk_count")
+    key, first_page, last_page = map(staticmethod, (column("section_key"), PAGE_START, PAGE_END))
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -64,7 +67,7 @@ class _BookOnly:
 @admin.register(Drug)
 class DrugAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
     list_display = (
-        column("drug_id", "mã thuốc"),
+        column("drug_id"),
         "heading",
         "inn",
         PAGE_START,
@@ -74,6 +77,7 @@ class DrugAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
         "n_quarantined",
     )
     search_fields = ("drug_id", "heading", "inn", "aliases__folded")
+    form = labelled(Drug)
     readonly_fields = ("drug_id", "heading", "source_file", "source_sha256", "retired_at")
     inlines = [SectionInline, AliasInline]
 
@@ -126,21 +130,22 @@ class DrugAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
 @admin.register(BookIndexEntry)
 class BookIndexEntryAdmin(_BookOnly, ReviewersEdit, admin.ModelAdmin):
     list_display = (
-        column("name", "tên"),
-        column("ingredient", "hoạt chất"),
-        column("ingredient_id", "mã hoạt chất"),
-        column("page", "trang in"),
-        column("source", "nguồn"),
+        column("name"),
+        column("ingredient"),
+        column("ingredient_id"),
+        column("page"),
+        column("source"),
     )
     list_filter = (("source", titled("nguồn", CHOICES)),)
     search_fields = ("name", "folded", "ingredient")
+    form = labelled(BookIndexEntry)
 
 
 @admin.register(Section)
 class SectionAdmin(_BookOnly, admin.ModelAdmin):
     list_display = (
-        column("drug", "thuốc"),
-        column("section_key", "mục (mã)"),
+        column("drug"),
+        column("section_key"),
         "heading",
         PAGE_START,
         PAGE_END,
@@ -148,6 +153,7 @@ class SectionAdmin(_BookOnly, admin.ModelAdmin):
     list_filter = (("section_key", titled("mục", CHOICES)),)
     list_select_related = ("drug",)
     search_fields = ("drug__drug_id", "heading")
+    form = labelled(Section)
     readonly_fields = ("drug", "section_key", "heading", "order", "page_start", "page_end")
 
 
@@ -170,12 +176,12 @@ class QuarantineFilter(admin.SimpleListFilter):
 class ChunkAdmin(_BookOnly, admin.ModelAdmin):
     list_display = (
         "__str__",
-        column("kind", "loại"),
+        column("kind"),
         "label",
         "short_text",
         PAGE_START,
         PAGE_END,
-        column("review_state", "trạng thái duyệt"),
+        column("review_state"),
         column("requires_visual_check", "chờ đối chiếu bản in", boolean=True),
     )
     list_filter = (
@@ -189,6 +195,7 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
     search_fields = ("text", "section__drug__drug_id")
     readonly_fields = [f.name for f in Chunk._meta.fields if f.name not in ("text",)]
     change_list_template = "admin/corpus/chunk/change_list.html"
+    form = labelled(Chunk)
 
     def get_search_results(  # type: ignore[no-untyped-def]
         self, request: HttpRequest, queryset: QuerySet[Chunk], search_term: str
@@ -238,18 +245,19 @@ class ChunkAdmin(_BookOnly, admin.ModelAdmin):
 class ChunkReviewAdmin(admin.ModelAdmin):
     list_display = (
         CREATED_AT,
-        column("decision", "quyết định"),
-        column("drug_id", "mã thuốc"),
-        column("section_key", "mục (mã)"),
-        column("part_index", "đoạn số"),
+        column("decision"),
+        column("drug_id"),
+        column("section_key"),
+        column("part_index"),
         USER,
-        column("note", "ghi chú"),
+        column("note"),
     )
     list_filter = (
         ("decision", titled("quyết định", CHOICES)),
         ("section_key", titled("mục", VALUES)),
     )
     search_fields = ("drug_id", "note", "before", "after")
+    form = labelled(ChunkReview)
     list_select_related = ("user",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -266,10 +274,12 @@ class ChunkReviewAdmin(admin.ModelAdmin):
 class IngestRunAdmin(admin.ModelAdmin):
     """The record of each ingest: read-only for everyone, superusers included."""
 
+    form = labelled(IngestRun)
+
     list_display = (
-        column("started_at", "bắt đầu lúc"),
-        column("source", "nguồn"),
-        column("seconds", "thời gian (giây)"),
+        column("started_at"),
+        column("source"),
+        column("seconds"),
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from corpus.access import is_reviewer
-from corpus.admin_labels import CHOICES, UPDATED_AT, column, titled
+from corpus.admin_labels import CHOICES, UPDATED_AT, column, labels_for, titled
 from corpus.models import Abbreviation, Alias, bump_catalog
 from corpus.name_rules import check_name
 from corpus.text import fold
@@ -24,6 +24,7 @@ class AliasForm(forms.ModelForm):
     class Meta:
         model = Alias
         fields = ("drug", "name", "kind", "source_page")
+        labels = labels_for(Alias, name="tên gọi", kind="loại tên")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -41,6 +42,7 @@ class AbbreviationForm(forms.ModelForm):
     class Meta:
         model = Abbreviation
         fields = ("short", "expansion", "note")
+        labels = labels_for(Abbreviation)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -119,9 +121,9 @@ class AliasAdmin(ReviewersEdit, admin.ModelAdmin):
 
     list_display = (
         column("name", "tên gọi"),
-        column("drug", "thuốc"),
+        column("drug"),
         column("kind", "loại tên"),
-        column("source_page", "trang in"),
+        column("source_page"),
     )
     list_filter = (("kind", titled("loại tên", CHOICES)),)
     list_select_related = ("drug",)

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from corpus.admin_labels import UPDATED_AT
+from corpus.admin_labels import UPDATED_AT, labelled
 from corpus.admin_names import ReviewersEdit
 from corpus.red_flag_models import RedFlag
 
@@ -12,3 +12,4 @@ class RedFlagAdmin(ReviewersEdit, admin.ModelAdmin):
     list_display = ("phrase", "kind", "active", "note", UPDATED_AT)
     list_filter = ("kind", "active")
     search_fields = ("phrase", "note")
+    form = labelled(RedFlag)

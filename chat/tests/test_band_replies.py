@@ -38,8 +38,9 @@ def _neighbours(card: str) -> list[str]:
 
 def _first_claim(card: str) -> str:
     """The first line of the card, without its citation and copy button."""
-    claim = re.search(r'<div class="claim[^"]*">(.*?)<a class="cite"', card, re.S)[1]
-    return re.sub(r"<[^>]+>", "", claim).strip()
+    claim = re.search(r'<div class="claim[^"]*">(.*?)<a class="cite"', card, re.S)
+    assert claim is not None
+    return re.sub(r"<[^>]+>", "", claim[1]).strip()
 
 
 def test_a_tapped_band_leads_with_the_bands_either_side_one_click_away(

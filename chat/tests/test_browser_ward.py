@@ -95,7 +95,8 @@ def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[d
         for chunk in Chunk.objects.filter(section__drug__drug_id="vancomycin").order_by(
             "section__order", "part_index"
         ):
-            texts[chunk.page_start] = texts.get(chunk.page_start, "") + chunk.text + "\n"
+            page_start = chunk.page_start or pages["first"]
+            texts[page_start] = texts.get(page_start, "") + chunk.text + "\n"
         pdf = book_pdf(
             folder / "duoc-thu-2018.pdf",
             pages=pages["last"] - pages["first"] + 1,

@@ -1,6 +1,8 @@
 """Every admin list of the project speaks Vietnamese (issue 22): no column header or filter
 title is the English name Django makes from a field's name («Page start», «Review state»)."""
 
+import re
+
 import pytest
 from django.contrib import admin
 from django.contrib.admin.utils import label_for_field
@@ -58,3 +60,43 @@ def test_every_admin_list_has_vietnamese_column_headers_and_filter_titles() -> N
         reverse("admin:corpus_chunk_changelist"), {"kind__exact": "table", "o": "5"}
     )
     assert filtered.status_code == 200 and "Loại" in filtered.content.decode()
+
+
+def _labels(html: str) -> list[str]:
+    """Form labels, read-only field labels and inline column headers of a change page."""
+    found = re.findall(r"<label[^>]*>(.*?)</label>|<th[^>]*>(.*?)</th>", html, re.S)
+    texts = [" ".join(re.sub(r"<[^>]+>", " ", a or b).split()).rstrip(":") for a, b in found]
+    return [t for t in texts if t]
+
+
+def test_every_change_page_labels_its_fields_in_vietnamese() -> None:
+    from chat.conversation import ask_in_conversation
+    from chat.models import Conversation, Feedback
+
+    superuser = User.objects.create_superuser("qt_trang_sua", password="x")
+    turn = ask_in_conversation(
+        Conversation.objects.create(user=superuser), "Liều paracetamol cho người lớn?"
+    )
+    Feedback.objects.create(turn=turn, user=superuser, useful=True, comment="rõ")
+    chunk = Chunk.objects.awaiting_review().first()
+    chunk.keep_quarantined(by=superuser, note="chưa có bản in")
+    client = logged_in(superuser)
+    english = _english_defaults() | {"id"}
+    in_english: list[str] = []
+    opened = 0
+    for model in _ours():
+        row = model.objects.first()
+        if row is None:
+            continue
+        meta = model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[row.pk])
+        response = client.get(url)
+        assert response.status_code == 200, url
+        opened += 1
+        in_english += [
+            f"{meta.label}: «{text}»"
+            for text in _labels(response.content.decode())
+            if text.lower() in english
+        ]
+    assert opened >= 10
+    assert in_english == [], "\n".join(in_english)
