@@ -56,7 +56,8 @@ def _open(pdf: Path):  # type: ignore[no-untyped-def]
 
     if not pdf.is_file():
         raise PageImageError(
-            f"Không tìm thấy tệp PDF của sách ({pdf}). Kiểm tra biến môi trường FORMULARY_PDF."
+            f"Không tìm thấy tệp PDF của sách ({pdf}): quản trị hệ thống cần kiểm tra"
+            " biến môi trường FORMULARY_PDF."
         )
     try:
         return pdfium.PdfDocument(str(pdf))
@@ -83,8 +84,8 @@ def printed_pages(chunk: Chunk) -> PrintedPages:
         return PrintedPages(
             message=(
                 f"Nguồn của đoạn này là tệp văn bản ({chunk.section.drug.source_file or 'không rõ'}),"
-                " không phải PDF của sách: không có ảnh trang in. Đặt FORMULARY_PDF là đường dẫn"
-                " tới PDF của sách để xem trang in tại đây."
+                " không phải PDF của sách: không có ảnh trang in. Để xem trang in tại đây, quản trị"
+                " hệ thống đặt FORMULARY_PDF là đường dẫn tới PDF của sách."
             )
         )
     if chunk.page_start is None or chunk.page_end is None:
