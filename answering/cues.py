@@ -239,19 +239,17 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "NaHCO3": "natri bicarbonat",
 }
 _ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
-# (stamp of the pharmacists' table, the merged table); rebuilt when the stamp changes.
+# (the name tables' stamp, the merged table); rebuilt when the stamp changes.
 _merged: tuple[str, dict[str, str]] | None = None
 
 
 def abbreviations() -> dict[str, str]:
     """The table above with the abbreviations pharmacists added in the admin (theirs win)."""
-    from django.db.models import Count, Max
-
     from corpus.models import Abbreviation
+    from retrieval.catalog import catalog_version
 
     global _merged
-    seen = Abbreviation.objects.aggregate(n=Count("id"), at=Max("updated_at"))
-    stamp = f"{seen['n']}:{seen['at']}"
+    stamp = catalog_version()  # saving or deleting a row moves it (read once per turn)
     if _merged is None or _merged[0] != stamp:
         added = {fold(a.short).upper(): a.expansion for a in Abbreviation.objects.all()}
         _merged = (stamp, {**_ABBREVIATION_KEYS, **added})

@@ -17,7 +17,7 @@ from pgvector.django import CosineDistance
 
 from corpus.embedding import EmbeddingUnavailable, get_embedder
 from corpus.models import Alias, Chunk
-from corpus.sections import OVERVIEW_SECTIONS, SECTION_TITLES, SectionKey
+from corpus.sections import OVERVIEW_SECTIONS, SectionKey
 from corpus.text import SEARCH_FILLER, fold, folded_phrase, keep_lower
 from retrieval.catalog import catalog_version
 from retrieval.evidence import (
@@ -27,6 +27,9 @@ from retrieval.evidence import (
     fuse,
     pack,
 )
+from retrieval.paragraphs import as_evidence as _evidence
+from retrieval.paragraphs import book
+from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
 from retrieval.rerank import rerank
 from retrieval.situations import condition_synonyms
@@ -48,43 +51,12 @@ INDICATION_MAX_DRUGS = 8
 INDICATION_CHUNKS_PER_DRUG = 2
 
 
-def _evidence(chunk: Chunk, score: float = 1.0, route: str = "section") -> Evidence:
-    section = chunk.section
-    return Evidence(
-        chunk_id=chunk.id,
-        drug_id=section.drug.drug_id,
-        drug_name=section.drug.heading,
-        section_key=section.section_key,
-        section_title=SECTION_TITLES[section.section_key],
-        label=chunk.label,
-        kind=chunk.kind,
-        text=chunk.text,
-        page_start=chunk.page_start,
-        page_end=chunk.page_end,
-        requires_visual_check=chunk.requires_visual_check,
-        has_quarantined_content=chunk.has_quarantined_content,
-        content_hash=chunk.content_hash,
-        score=score,
-        route=route,
-    )
-
-
-def _chunks():  # type: ignore[no-untyped-def]
-    # A retired drug (ingest --retire) keeps its rows and is answered for no more.
-    return (
-        Chunk.objects.filter(section__drug__retired_at__isnull=True)
-        .select_related("section__drug")
-        .defer("embedding", "fts_folded", "fts_exact", "source_text", "previous_source_text")
-    )
-
-
 # Section route ---------------------------------------------------------------------------
 
 
 def find_by_section(drug_id: str, section_key: str) -> list[Evidence]:
     """Every chunk of one section in book order: no vector, no top-k, no truncation."""
-    chunks = _chunks().filter(section__drug__drug_id=drug_id, section__section_key=section_key)
-    return [_evidence(c) for c in chunks.order_by("part_index")]
+    return book().section(drug_id, section_key)
 
 
 def pooled_neighbours(drug_id: str, section_key: str, query: str) -> list[Evidence]:
@@ -314,11 +286,11 @@ def find_condition_in_sections(
     if not phrase:
         return []
     query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
-    chunks = _chunks().filter(
+    ids = Chunk.objects.filter(
         section__drug__drug_id=drug_id,
         section__section_key__in=list(section_keys),
         fts_folded=query,
-    )
+    ).values_list("id", flat=True)
     order = {key: n for n, key in enumerate(section_keys)}
-    found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
-    return [_evidence(c, route="condition") for c in found]
+    found = sorted(book().chunks(ids, "condition"), key=lambda c: (order[c[1].section_key], c[0]))
+    return [e for _, e in found]

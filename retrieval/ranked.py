@@ -7,9 +7,9 @@ exact syllable ("=dạ"), so a question typed with diacritics prefers the word i
 (`dạ` over `da`). IDF comes from the whole book; a search may be limited to some drugs or
 sections, and then ranks only their paragraphs with the book's IDF.
 
-The index is built in memory with `bm25s` (a maintained, numpy-only BM25) from every chunk,
-once per version of the chunks (`corpus.ChunkStamp`, moved by a trigger on every write of
-their text), ~0.5 s for the shared corpus.
+The index is built in memory with `bm25s` (a maintained, numpy-only BM25) over the book's
+paragraphs (`retrieval.paragraphs`), once per version of the chunks, ~0.5 s for the shared
+corpus.
 """
 
 import logging
@@ -22,13 +22,10 @@ from dataclasses import dataclass, field, replace
 import bm25s
 import numpy as np
 
-from corpus.models import ChunkStamp
 from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
-from retrieval.catalog import catalog_version
 from retrieval.evidence import Evidence
-from retrieval.queries import _chunks, _evidence
+from retrieval.paragraphs import Book, book
 from retrieval.situations import GENERIC_SITUATION_WORDS
-from retrieval.turn_cache import once_per_turn
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # its index build logs at debug
 
@@ -69,25 +66,18 @@ _lock = threading.Lock()
 _index: _Index | None = None
 
 
-def _stamp() -> str:
-    """The chunks' version, moved by a database trigger on every write of their text."""
-    version = ChunkStamp.objects.filter(pk=1).values_list("version", flat=True).first()
-    return str(version or 0)
-
-
 def get_index() -> _Index:
     """The index of the chunks as they are now (rebuilt after an ingest or an edit)."""
     global _index
-    # The name tables' version too: retiring a drug moves it, not the chunks' text.
-    stamp = f"{once_per_turn('chunks', _stamp)}:{catalog_version()}"
+    paragraphs = book()
     with _lock:
-        if _index is None or _index.stamp != stamp:
-            _index = _build(stamp)
+        if _index is None or _index.stamp != paragraphs.stamp:
+            _index = _build(paragraphs)
         return _index
 
 
-def _build(stamp: str) -> _Index:
-    chunks = [_evidence(c) for c in _chunks().order_by("id")]
+def _build(paragraphs: Book) -> _Index:
+    chunks = paragraphs.evidence
     rows = [(e.chunk_id, e.drug_id, e.section_key) for e in chunks]
     corpus = [tokens(f"{e.label} {e.text}") for e in chunks] or [["_"]]
     model = bm25s.BM25()
@@ -96,7 +86,7 @@ def _build(stamp: str) -> _Index:
     for toks in corpus:
         df.update({t for t in toks if not t.startswith("=")})
     return _Index(
-        stamp=stamp,
+        stamp=paragraphs.stamp,
         model=model,
         chunk_ids=np.array([r[0] for r in rows] or [0]),
         evidence=chunks,
