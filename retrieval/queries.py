@@ -28,9 +28,9 @@ from retrieval.evidence import (
     pack,
 )
 from retrieval.paragraphs import as_evidence as _evidence
-from retrieval.paragraphs import book
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
+from retrieval.ranked import chunks_as, section_evidence
 from retrieval.rerank import rerank
 from retrieval.situations import condition_synonyms
 
@@ -56,7 +56,7 @@ INDICATION_CHUNKS_PER_DRUG = 2
 
 def find_by_section(drug_id: str, section_key: str) -> list[Evidence]:
     """Every chunk of one section in book order: no vector, no top-k, no truncation."""
-    return book().section(drug_id, section_key)
+    return section_evidence(drug_id, section_key)
 
 
 def pooled_neighbours(drug_id: str, section_key: str, query: str) -> list[Evidence]:
@@ -292,5 +292,5 @@ def find_condition_in_sections(
         fts_folded=query,
     ).values_list("id", flat=True)
     order = {key: n for n, key in enumerate(section_keys)}
-    found = sorted(book().chunks(ids, "condition"), key=lambda c: (order[c[1].section_key], c[0]))
+    found = sorted(chunks_as(ids, "condition"), key=lambda c: (order[c[1].section_key], c[0]))
     return [e for _, e in found]

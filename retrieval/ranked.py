@@ -7,25 +7,28 @@ exact syllable ("=dạ"), so a question typed with diacritics prefers the word i
 (`dạ` over `da`). IDF comes from the whole book; a search may be limited to some drugs or
 sections, and then ranks only their paragraphs with the book's IDF.
 
-The index is built in memory with `bm25s` (a maintained, numpy-only BM25) over the book's
-paragraphs (`retrieval.paragraphs`), once per version of the chunks, ~0.5 s for the shared
-corpus.
+The index is built in memory with `bm25s` (a maintained, numpy-only BM25) from every chunk,
+once per version of the chunks (`corpus.ChunkStamp`, moved by a trigger on every write of
+their text), ~0.5 s for the shared corpus.
 """
 
 import logging
 import math
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import bm25s
 import numpy as np
 
+from corpus.models import ChunkStamp
 from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
+from retrieval.catalog import catalog_version
 from retrieval.evidence import Evidence
-from retrieval.paragraphs import Book, book
+from retrieval.paragraphs import as_evidence, chunk_rows
 from retrieval.situations import GENERIC_SITUATION_WORDS
+from retrieval.turn_cache import once_per_turn
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # its index build logs at debug
 
@@ -56,6 +59,9 @@ class _Index:
     vocab: dict[str, int]
     df: Counter[str]
     n: int
+    row_of: dict[int, int]  # chunk id → row
+    part_of: list[int]  # row → the chunk's part index in its section
+    sections: dict[tuple[str, str], list[int]]  # (drug, section) → rows in book order
 
     def idf(self, word: str) -> float:
         df = self.df.get(word, 0)
@@ -64,21 +70,44 @@ class _Index:
 
 _lock = threading.Lock()
 _index: _Index | None = None
+# The last few indexes by stamp: a stamp seen again is the same chunks (the version comes
+# from a sequence; a test's rolled-back edit returns to the previous one, which was rebuilt
+# each time, ~2 s of CPU, before).
+_built: "OrderedDict[str, _Index]" = OrderedDict()
+_KEEP = 3
+
+
+def _stamp() -> str:
+    """The chunks' version, moved by a database trigger on every write of their text."""
+    version = ChunkStamp.objects.filter(pk=1).values_list("version", flat=True).first()
+    return str(version or 0)
 
 
 def get_index() -> _Index:
     """The index of the chunks as they are now (rebuilt after an ingest or an edit)."""
     global _index
-    paragraphs = book()
+    # The name tables' version too: retiring a drug moves it, not the chunks' text.
+    stamp = f"{once_per_turn('chunks', _stamp)}:{catalog_version()}"
     with _lock:
-        if _index is None or _index.stamp != paragraphs.stamp:
-            _index = _build(paragraphs)
+        if _index is None or _index.stamp != stamp:
+            _index = _built.get(stamp) or _build(stamp)
+            _built[stamp] = _index
+            _built.move_to_end(stamp)
+            while len(_built) > _KEEP:
+                _built.popitem(last=False)
         return _index
 
 
-def _build(paragraphs: Book) -> _Index:
-    chunks = paragraphs.evidence
+def _build(stamp: str) -> _Index:
+    read = list(chunk_rows().order_by("id"))
+    chunks = [as_evidence(c) for c in read]
     rows = [(e.chunk_id, e.drug_id, e.section_key) for e in chunks]
+    part_of = [c.part_index for c in read]
+    sections: dict[tuple[str, str], list[int]] = {}
+    for row, (_, drug_id, section_key) in enumerate(rows):
+        sections.setdefault((drug_id, section_key), []).append(row)
+    for members in sections.values():
+        members.sort(key=lambda row: part_of[row])
     corpus = [tokens(f"{e.label} {e.text}") for e in chunks] or [["_"]]
     model = bm25s.BM25()
     model.index(corpus, show_progress=False)
@@ -86,7 +115,7 @@ def _build(paragraphs: Book) -> _Index:
     for toks in corpus:
         df.update({t for t in toks if not t.startswith("=")})
     return _Index(
-        stamp=paragraphs.stamp,
+        stamp=stamp,
         model=model,
         chunk_ids=np.array([r[0] for r in rows] or [0]),
         evidence=chunks,
@@ -95,7 +124,23 @@ def _build(paragraphs: Book) -> _Index:
         vocab=dict(model.vocab_dict),
         df=df,
         n=max(len(rows), 1),
+        row_of={r[0]: n for n, r in enumerate(rows)},
+        part_of=part_of,
+        sections=sections,
     )
+
+
+def section_evidence(drug_id: str, section_key: str) -> list[Evidence]:
+    """Every paragraph of one section in book order (the section route, without a query)."""
+    index = get_index()
+    return [index.evidence[row] for row in index.sections.get((drug_id, section_key), ())]
+
+
+def chunks_as(chunk_ids: Iterable[int], route: str) -> list[tuple[int, Evidence]]:
+    """(part index, evidence as `route`) of the chunks given that are answered for."""
+    index = get_index()
+    rows = [index.row_of[pk] for pk in chunk_ids if pk in index.row_of]
+    return [(index.part_of[row], replace(index.evidence[row], route=route)) for row in rows]
 
 
 def informative_words(text: str, exclude: Iterable[str] = ()) -> dict[str, float]:
