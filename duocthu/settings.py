@@ -156,6 +156,10 @@ elif not DEBUG:
 else:
     DATABASES = {"default": dj_database_url.parse(embedded_database_url())}
 
+# Where processes of one host keep the ranked index's scores by the text they were built from
+# (retrieval/ranked_store.py); unset, each process scores the book itself. The tests set it.
+RANKED_INDEX_DIR = env_str("DUOCTHU_RANKED_INDEX_DIR", "") or None
+
 # The tests' database is "test_<name>"; two test runs at once on one server need two names.
 if os.environ.get("DUOCTHU_TEST_DATABASE"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["DUOCTHU_TEST_DATABASE"]}

@@ -12,18 +12,22 @@ of every worker migrating and ingesting the book again.
 
 import fcntl
 import json
+import os
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from duocthu.devdb import use_embedded_database
+from duocthu.devdb import VAR_DIR, use_embedded_database
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_load_initial_conftests() -> Generator[None, None, None]:
     use_embedded_database()
+    # The ranked index is scored once for the run's book and loaded by every test worker and
+    # every server a test starts (they inherit the environment): retrieval/ranked_store.py.
+    os.environ.setdefault("DUOCTHU_RANKED_INDEX_DIR", str(VAR_DIR / "ranked-index"))
     return (yield)
 
 

@@ -27,6 +27,7 @@ from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
 from retrieval.catalog import catalog_version
 from retrieval.evidence import Evidence
 from retrieval.paragraphs import as_evidence, chunk_rows
+from retrieval.ranked_store import stored_or_built
 from retrieval.situations import GENERIC_SITUATION_WORDS
 from retrieval.turn_cache import once_per_turn
 
@@ -108,12 +109,8 @@ def _build(stamp: str) -> _Index:
         sections.setdefault((drug_id, section_key), []).append(row)
     for members in sections.values():
         members.sort(key=lambda row: part_of[row])
-    corpus = [tokens(f"{e.label} {e.text}") for e in chunks] or [["_"]]
-    model = bm25s.BM25()
-    model.index(corpus, show_progress=False)
-    df: Counter[str] = Counter()
-    for toks in corpus:
-        df.update({t for t in toks if not t.startswith("=")})
+    texts = [f"{e.label} {e.text}" for e in chunks]
+    model, df = stored_or_built(texts, lambda: _scored(texts))
     return _Index(
         stamp=stamp,
         model=model,
@@ -128,6 +125,16 @@ def _build(stamp: str) -> _Index:
         part_of=part_of,
         sections=sections,
     )
+
+
+def _scored(texts: list[str]) -> tuple[bm25s.BM25, Counter[str]]:
+    corpus = [tokens(text) for text in texts] or [["_"]]
+    model = bm25s.BM25()
+    model.index(corpus, show_progress=False)
+    df: Counter[str] = Counter()
+    for toks in corpus:
+        df.update({t for t in toks if not t.startswith("=")})
+    return model, df
 
 
 def section_evidence(drug_id: str, section_key: str) -> list[Evidence]:

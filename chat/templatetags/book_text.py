@@ -1,5 +1,6 @@
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -52,7 +53,14 @@ def _clcr_of(frame: Mapping[str, Any]) -> float | None:
 
 def patient_row_marker(frame: Mapping[str, Any]) -> RowMarker | None:
     """The predicate marking the table row that holds the question's Clcr, weight or age."""
-    clcr, weight, months = _clcr_of(frame), frame.get("weight_kg"), frame.get("age_months")
+    return _marker(*_patient_values(frame))
+
+
+def _patient_values(frame: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    return _clcr_of(frame), frame.get("weight_kg"), frame.get("age_months")
+
+
+def _marker(clcr: Any, weight: Any, months: Any) -> RowMarker | None:
     if clcr is None and weight is None and months is None:
         return None
 
@@ -80,5 +88,16 @@ def patient_row_marker(frame: Mapping[str, Any]) -> RowMarker | None:
 def book_text(text: str, frame: Mapping[str, Any] | None = None) -> SafeString:
     """The book's markdown as sanitized HTML (corpus.rendering); with the turn's frame, the
     table row holding the patient's value is marked."""
-    marker = patient_row_marker(frame) if isinstance(frame, Mapping) else None
-    return mark_safe(render_book_text(text, marker))  # noqa: S308 - nh3's allow-list output
+    values = _patient_values(frame) if isinstance(frame, Mapping) else (None, None, None)
+    try:
+        html = _rendered(text, *values)
+    except TypeError:  # a stored frame's value that cannot be a cache key: rendered as is
+        html = render_book_text(text, _marker(*values))
+    return mark_safe(html)  # noqa: S308 - nh3's allow-list output
+
+
+# A card renders each paragraph twice (its line, its citation) and the same paragraphs answer
+# many turns: the HTML depends only on the text and the patient's values.
+@lru_cache(maxsize=4096)
+def _rendered(text: str, clcr: Any, weight: Any, months: Any) -> str:
+    return render_book_text(text, _marker(clcr, weight, months))
