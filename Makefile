@@ -16,8 +16,10 @@ run: $(VENV)/.installed
 	bash bin/run
 
 # One xdist worker per core (2 here and in CI), each on its own test database (test_duocthu_gw0, …).
+# loadgroup hands tests out one at a time in conftest.py's order (the longest first, spread
+# over both workers), a module marked xdist_group staying on one worker.
 test: $(VENV)/.installed
-	$(PY) -m pytest -q -n auto $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n auto --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

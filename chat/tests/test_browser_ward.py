@@ -23,6 +23,10 @@ from django.conf import settings
 from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
 from corpus.tests.test_page_images import book_pdf
 
+# One worker runs the module: its server and browser are started once (`make test` hands
+# tests out one by one, --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("ward_browser")
+
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 USER, REVIEWER, PASSWORD = "dd_phong_benh", "ds_duyet_bang", "duocthu-ward"
 # Widths (CSS px) and scale: 200 % zoom of a 1440 px screen lays out at 720 CSS px.
@@ -162,13 +166,21 @@ def _page(app: dict[str, Any], screen: str, path: str = "/") -> Any:
         device_scale_factor=size["scale"],
         locale="vi-VN",
         bypass_csp=True,  # lets the test inject axe-core; the app's own pages run none inline
+        storage_state=app.get("session"),
     )
     page = context.new_page()
-    page.goto(app["base"] + "/login/")
-    page.fill("#id_username", USER)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#question")
+    if app.get("session") is None:
+        # The first page logs in through the form; the others reuse its session cookie (the
+        # server hashes with the real PBKDF2, ~0.5 s of CPU a login).
+        page.goto(app["base"] + "/login/")
+        page.fill("#id_username", USER)
+        page.fill("#id_password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_selector("#question")
+        app["session"] = context.storage_state()
+    elif path == "/":
+        page.goto(app["base"] + "/")
+        page.wait_for_selector("#question")
     if path != "/":
         page.goto(app["base"] + path)
         page.wait_for_selector("#question")

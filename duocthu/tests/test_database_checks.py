@@ -10,7 +10,8 @@ from django.db import connection
 
 from duocthu.checks import check_database, database_problems
 
-pytestmark = pytest.mark.django_db
+# The module's scratch databases have fixed names: its tests stay on one xdist worker.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("scratch_databases")]
 
 ROLE = "dt_app_check"
 
