@@ -67,19 +67,23 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
         _load_corpus(corpus_dir)
 
 
-# The longest-running test files (`--durations` of the whole suite), started first so that
-# under xdist (`make test`) they run side by side on both workers while the short tests fill
-# in around them, instead of one of them holding up the end of the run alone.
+# The longest-running test files (CPU of the whole suite, self and child processes), started
+# first: `make test` hands tests out one at a time (--dist loadgroup), so they run side by
+# side on both workers while the short tests fill in around them, instead of one of them
+# holding up the end of the run alone. (The ward browser module, one xdist group of 8 tests,
+# is handed out first anyway: groups go by size.)
 LONGEST_FIRST = (
-    "chat/tests/test_browser.py",
-    "answering/tests/test_answers_unchanged.py",
     "duocthu/tests/test_serving.py",
-    "retrieval/tests/test_evaluate_dev_set.py",
+    "answering/tests/test_answers_unchanged.py",
+    "chat/tests/test_browser.py",
+    "duocthu/tests/test_deploy_order.py",
     "answering/tests/test_numbers_in_the_book.py",
-    "corpus/tests/test_embedding_job.py",
-    "answering/tests/test_replay_small_models.py",
     "corpus/tests/test_pdf_ingest.py",
+    "answering/tests/test_replay_small_models.py",
     "duocthu/tests/test_settings.py",
+    "corpus/tests/test_embedding_job.py",
+    "retrieval/tests/test_evaluate_dev_set.py",
+    "duocthu/tests/test_devdb_shared.py",
 )
 
 
