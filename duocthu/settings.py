@@ -156,8 +156,7 @@ elif not DEBUG:
 else:
     DATABASES = {"default": dj_database_url.parse(embedded_database_url())}
 
-# Where processes of one host keep the ranked index's scores by the text they were built from
-# (retrieval/ranked_store.py); unset, each process scores the book itself. The tests set it.
+# Where one host's processes keep the ranked index's scores (retrieval/ranked_store.py).
 RANKED_INDEX_DIR = env_str("DUOCTHU_RANKED_INDEX_DIR", "") or None
 
 # The tests' database is "test_<name>"; two test runs at once on one server need two names.
@@ -289,9 +288,8 @@ LOGOUT_REDIRECT_URL = "chat:login"
 _default_corpus = BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"
 DUOCTHU_CORPUS_DIR = Path(env_str("DUOCTHU_CORPUS_DIR", str(_default_corpus)))
 
-# The book's PDF for the review queue's page images (corpus/page_images.py). Unset, a chunk
-# ingested from a PDF is shown from the file that ingest read; a PDF whose page numbers are
-# not the printed ones sets the offset (PDF page = printed page + offset).
+# The book's PDF for the review page's images (corpus/page_images.py; unset: the PDF a chunk
+# was ingested from); the offset maps printed pages to the PDF's (PDF = printed + offset).
 FORMULARY_PDF = env_str("FORMULARY_PDF", "")
 FORMULARY_PDF_PAGE_OFFSET = env_int("FORMULARY_PDF_PAGE_OFFSET", 0)
 PAGE_IMAGES_DIR = Path(env_str("PAGE_IMAGES_DIR", str(VAR_DIR / "page-images")))
