@@ -249,7 +249,7 @@ def abbreviations() -> dict[str, str]:
     from retrieval.catalog import catalog_version
 
     global _merged
-    stamp = catalog_version()  # saving or deleting a row moves it (read once per turn)
+    stamp = catalog_version()  # the table's trigger moves it
     if _merged is None or _merged[0] != stamp:
         added = {fold(a.short).upper(): a.expansion for a in Abbreviation.objects.all()}
         _merged = (stamp, {**_ABBREVIATION_KEYS, **added})

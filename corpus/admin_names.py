@@ -6,12 +6,11 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from corpus.access import is_reviewer
 from corpus.admin_labels import CHOICES, UPDATED_AT, column, labels_for, titled
-from corpus.models import Abbreviation, Alias, bump_catalog
+from corpus.models import Abbreviation, Alias
 from corpus.name_rules import check_name
 from corpus.text import fold
 
@@ -73,10 +72,6 @@ class ReviewersEdit:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_reviewer(request.user)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        super().delete_queryset(request, queryset)  # type: ignore[misc]
-        bump_catalog()  # a bulk delete saves no row one at a time
 
     def construct_change_message(
         self, request: HttpRequest, form: Any, formsets: Any, add: bool = False

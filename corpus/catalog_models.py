@@ -1,17 +1,18 @@
 """The name tables' own models: the pharmacists' abbreviations and the catalog stamp that
 tells every worker its cached drug-name resolver is stale (re-exported by corpus.models)."""
 
-import time
-from typing import Any
-
-from django.db import models
+from django.db import connection, models
 from django.utils import timezone
 
 
 class CatalogStamp(models.Model):
     """One row whose version moves whenever a name table changes (an alias renamed in place
     included): every worker compares it before trusting its cached drug-name resolver, so an
-    edit in one worker is seen by all (a per-process cache missed 12 of 16 requests)."""
+    edit in one worker is seen by all (a per-process cache missed 12 of 16 requests).
+
+    Moved by database triggers on every statement that writes aliases, drugs' names, the
+    book index, abbreviations or red flags (migration 0011), from a sequence like
+    `ChunkStamp`: no write path can forget it, and reading it is one row, not a count."""
 
     version = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -35,32 +36,26 @@ class ChunkStamp(models.Model):
 
 
 def bump_catalog() -> None:
-    """Move the stamp: on saving or deleting a name row one at a time (the admin's edits),
-    and by ingest after its bulk writes. (Not a signal receiver: a post_delete receiver makes
-    Django delete the book index row by row, 13k queries in one ingest.)
-
-    The version is the clock's nanoseconds, never the last version plus one: a rolled-back
-    edit's version would be given again to the next, different edit, and every worker would
-    keep the resolver it built for the rolled-back one."""
-    version = max(time.time_ns(), 1)
-    if not CatalogStamp.objects.filter(pk=1).update(version=version, updated_at=timezone.now()):
-        CatalogStamp.objects.get_or_create(pk=1, defaults={"version": version})
-
-
-class StampsCatalog:
-    """A name table's row: saving or deleting it one at a time moves the catalog stamp."""
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)  # type: ignore[misc]
-        bump_catalog()
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        deleted = super().delete(*args, **kwargs)  # type: ignore[misc]
-        bump_catalog()
-        return deleted
+    """Move the stamp by hand, for what no name table's trigger sees: ingest after a write
+    that changed only the chunks' text (the catalog's book vocabulary)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO corpus_catalogstamp (id, version, updated_at)"
+            " VALUES (1, nextval('corpus_catalog_stamp_seq'), now())"
+            " ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version,"
+            " updated_at = EXCLUDED.updated_at"
+        )
 
 
-class Abbreviation(StampsCatalog, models.Model):
+def catalog_stamp() -> int:
+    """The name tables' version: one primary-key read, never a count (issue 23)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version FROM corpus_catalogstamp WHERE id = 1")
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+class Abbreviation(models.Model):
     """A ward abbreviation a pharmacist added, with the words the book prints ("THA" →
     "tăng huyết áp"); understanding reads the question with it written out. Ingest never
     touches these rows."""
@@ -79,4 +74,4 @@ class Abbreviation(StampsCatalog, models.Model):
         return f"{self.short} → {self.expansion}"
 
 
-__all__ = ["Abbreviation", "CatalogStamp", "StampsCatalog", "bump_catalog"]
+__all__ = ["Abbreviation", "CatalogStamp", "bump_catalog", "catalog_stamp"]

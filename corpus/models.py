@@ -13,8 +13,8 @@ from corpus.catalog_models import (  # noqa: F401 - models re-exported
     Abbreviation,
     CatalogStamp,
     ChunkStamp,
-    StampsCatalog,
     bump_catalog,
+    catalog_stamp,
 )
 from corpus.markdown import ChunkKind
 from corpus.red_flag_models import RedFlag  # noqa: F401 - model re-exported
@@ -56,7 +56,7 @@ class Drug(models.Model):
         return self.heading
 
 
-class Alias(StampsCatalog, models.Model):
+class Alias(models.Model):
     class Kind(models.TextChoices):
         HEADING = "heading", "Tiêu đề"
         OTHER_NAME = "other_name", "Tên khác (trong ngoặc)"

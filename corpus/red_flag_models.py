@@ -5,10 +5,8 @@ or switches a default off (`active` unchecked), without a deploy."""
 
 from django.db import models
 
-from corpus.catalog_models import StampsCatalog
 
-
-class RedFlag(StampsCatalog, models.Model):
+class RedFlag(models.Model):
     """One phrasing of an emergency; saving or deleting it moves the catalog stamp, which
     every worker checks once per turn."""
 

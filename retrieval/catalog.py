@@ -12,7 +12,6 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -299,24 +298,13 @@ _cached: "OrderedDict[str, CatalogDrugResolver]" = OrderedDict()
 _KEEP = 4
 
 
-def _stamp(*models: Any) -> str:
-    """The row counts of the name tables and the catalog stamp's version (moved by any edit,
-    a rename in place included: corpus.models.CatalogStamp), in one round trip."""
-    from django.db import connection
-
-    counts = ", ".join(f'(SELECT count(*) FROM "{m._meta.db_table}")' for m in models)
-    counts += ', (SELECT coalesce(max(version), 0) FROM "corpus_catalogstamp")'
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {counts}")  # table names from the models, not from input
-        row = cursor.fetchone()
-    return ":".join(str(n) for n in row)
-
-
 def catalog_version() -> str:
-    """The name tables' version (abbreviations and red flags move it too), once per turn."""
-    from corpus.models import Alias, BookIndexEntry, Drug
+    """The name tables' version (abbreviations and red flags move it too), once per turn: the
+    stamp row alone, which triggers move (issue 23: three count(*) scans here cost 6 ms a
+    turn at 7× the book)."""
+    from corpus.models import catalog_stamp
 
-    return once_per_turn("catalog", lambda: _stamp(Alias, Drug, BookIndexEntry))
+    return once_per_turn("catalog", lambda: str(catalog_stamp()))
 
 
 def get_resolver() -> CatalogDrugResolver:
