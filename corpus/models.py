@@ -11,6 +11,7 @@ from pgvector.django import HnswIndex, VectorField
 
 from corpus.catalog_models import (  # noqa: F401 - models re-exported
     Abbreviation,
+    CatalogSnapshot,
     CatalogStamp,
     ChunkStamp,
     bump_catalog,

@@ -8,6 +8,7 @@ alias keys only for tokens that look like names. bench/resolver.py measures both
 """
 
 import re
+import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from corpus.text import words
+from retrieval import catalog_store
 from retrieval.name_forms import ABBREVIATIONS, head_forms
 from retrieval.turn_cache import once_per_turn
 
@@ -308,30 +310,33 @@ def catalog_version() -> str:
 
 
 def get_resolver() -> CatalogDrugResolver:
-    """The resolver over the database's aliases, rebuilt when the aliases change."""
-    from corpus.models import Alias, BookIndexEntry, Chunk, Drug
-
+    """The resolver over the database's aliases: this worker's, the one stored for the
+    tables' version, or (by one worker at a time) built from the tables and stored."""
     stamp = catalog_version()
     if stamp in _cached:
         _cached.move_to_end(stamp)
         return _cached[stamp]
-    active = Drug.objects.filter(retired_at__isnull=True)  # a retired drug answers no more
-    loaded = list(Alias.objects.filter(drug__in=active).values_list("name", "drug__drug_id"))
-    for drug_id in active.values_list("drug_id", flat=True):
-        loaded.append((drug_id.replace("_", " "), drug_id))
-        # "Cetirizin" for CETIRIZIN HYDROCLORID: people drop the salt.
-        parts = drug_id.split("_")
-        if len(parts) > 1 and parts[-1] in SALTS:
-            loaded.append((" ".join(parts[:-1]), drug_id))
-    # In the order the index was written (the book's), not the order rows sit on disk.
-    index = list(BookIndexEntry.objects.order_by("id").values_list("name", "ingredient_id"))
-    index += [(i.replace("_", " "), i) for _, i in index]
-    display = dict(Drug.objects.values_list("drug_id", "heading"))
-    vocabulary = (
-        w for text in Chunk.objects.values_list("text", flat=True).iterator() for w in words(text)
+    version = int(stamp)
+    fields = catalog_store.load(version)
+    if fields is None:
+        with catalog_store.one_builder():
+            fields = catalog_store.load(version)  # built by another while this one waited
+            if fields is None:
+                started = time.perf_counter()
+                resolver, chunks_version = build_resolver()
+                fields = vars(resolver)
+                catalog_store.store(version, chunks_version, fields, time.perf_counter() - started)
+    resolver = CatalogDrugResolver(
+        fields["loaded"], fields["not_loaded"], fields["display"], fields["book_vocabulary"]
     )
-    resolver = CatalogDrugResolver.build(loaded, index, display, vocabulary)
     _cached[stamp] = resolver
     while len(_cached) > _KEEP:
         _cached.popitem(last=False)
     return resolver
+
+
+def build_resolver() -> tuple[CatalogDrugResolver, int]:
+    """The resolver built from the name tables, and the chunks' version its vocabulary read."""
+    loaded, index, display = catalog_store.name_rows(SALTS)
+    chunks_version, vocabulary = catalog_store.book_vocabulary()
+    return CatalogDrugResolver.build(loaded, index, display, vocabulary), chunks_version
