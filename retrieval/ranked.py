@@ -24,7 +24,6 @@ import numpy as np
 
 from corpus.models import ChunkStamp
 from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
-from retrieval.catalog import catalog_version
 from retrieval.evidence import Evidence
 from retrieval.paragraphs import as_evidence, chunk_rows
 from retrieval.ranked_store import stored_or_built
@@ -87,8 +86,9 @@ def _stamp() -> str:
 def get_index() -> _Index:
     """The index of the chunks as they are now (rebuilt after an ingest or an edit)."""
     global _index
-    # The name tables' version too: retiring a drug moves it, not the chunks' text.
-    stamp = f"{once_per_turn('chunks', _stamp)}:{catalog_version()}"
+    # Retiring or renaming a drug moves the chunks' stamp too (migration 0013), not only a
+    # write of their text; an alias edit does not, and rebuilds nothing here.
+    stamp = once_per_turn("chunks", _stamp)
     with _lock:
         if _index is None or _index.stamp != stamp:
             _index = _built.get(stamp) or _build(stamp)

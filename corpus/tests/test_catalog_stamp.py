@@ -111,3 +111,16 @@ def test_a_rolled_back_edit_leaves_a_version_no_later_edit_reuses() -> None:
     assert catalog_stamp() == before
     Alias.objects.create(drug=_warfarin(), name="Zyx kept", folded="zyx kept")
     assert catalog_stamp() not in (before, rolled_back)
+
+
+def test_retiring_a_drug_moves_the_chunks_stamp_and_an_alias_edit_does_not() -> None:
+    from corpus.models import ChunkStamp
+
+    def chunks() -> int:
+        return ChunkStamp.objects.values_list("version", flat=True).get(pk=1)
+
+    before = chunks()
+    Alias.objects.create(drug=_warfarin(), name="Zyxowarf", folded="zyxowarf")
+    assert chunks() == before  # the ranked index stays: no paragraph changed
+    Drug.objects.filter(drug_id="warfarin").update(retired_at="2026-12-02T00:00:00Z")
+    assert chunks() != before
