@@ -7,7 +7,9 @@ question's contiguous token spans (O(q·L) lookups), and suggest() asks rapidfuz
 alias keys only for tokens that look like names. bench/resolver.py measures both.
 """
 
+import logging
 import re
+import threading
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
@@ -298,6 +300,8 @@ def _drug_like(token: str) -> bool:
 # (the version only grows in use; a test's rolled-back edit returns to the previous stamp).
 _cached: "OrderedDict[str, CatalogDrugResolver]" = OrderedDict()
 _KEEP = 4
+_lock = threading.Lock()
+logger = logging.getLogger("duocthu.catalog")
 
 
 def catalog_version() -> str:
@@ -313,26 +317,28 @@ def get_resolver() -> CatalogDrugResolver:
     """The resolver over the database's aliases: this worker's, the one stored for the
     tables' version, or (by one worker at a time) built from the tables and stored."""
     stamp = catalog_version()
-    if stamp in _cached:
-        _cached.move_to_end(stamp)
-        return _cached[stamp]
-    version = int(stamp)
-    fields = catalog_store.load(version)
-    if fields is None:
-        with catalog_store.one_builder():
-            fields = catalog_store.load(version)  # built by another while this one waited
-            if fields is None:
-                started = time.perf_counter()
-                resolver, chunks_version = build_resolver()
-                fields = vars(resolver)
-                catalog_store.store(version, chunks_version, fields, time.perf_counter() - started)
-    resolver = CatalogDrugResolver(
-        fields["loaded"], fields["not_loaded"], fields["display"], fields["book_vocabulary"]
-    )
-    _cached[stamp] = resolver
-    while len(_cached) > _KEEP:
-        _cached.popitem(last=False)
-    return resolver
+    with _lock:  # a worker's threads: one loads or builds, the others wait for it
+        if stamp in _cached:
+            _cached.move_to_end(stamp)
+            return _cached[stamp]
+        version = int(stamp)
+        fields = catalog_store.load(version)
+        if fields is None:
+            with catalog_store.one_builder():
+                fields = catalog_store.load(version)  # built by another while this one waited
+                if fields is None:
+                    started = time.perf_counter()
+                    built, chunks_version = build_resolver()
+                    fields, seconds = vars(built), time.perf_counter() - started
+                    catalog_store.store(version, chunks_version, fields, seconds)
+                    logger.info("name catalog %s built in %.2f s", version, seconds)
+        resolver = CatalogDrugResolver(
+            fields["loaded"], fields["not_loaded"], fields["display"], fields["book_vocabulary"]
+        )
+        _cached[stamp] = resolver
+        while len(_cached) > _KEEP:
+            _cached.popitem(last=False)
+        return resolver
 
 
 def build_resolver() -> tuple[CatalogDrugResolver, int]:

@@ -11,6 +11,7 @@ not read the chunks again.
 """
 
 import json
+import logging
 import threading
 import zlib
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ _vocabulary: tuple[int, frozenset[str]] | None = None
 _vocabulary_lock = threading.Lock()
 
 Fields = dict[str, Any]
+logger = logging.getLogger("duocthu.catalog")
 
 
 def name_rows(
@@ -111,6 +113,7 @@ def load(version: int) -> Fields | None:
     if row is None:
         return None
     fields = undump(bytes(row[0]))
+    logger.info("name catalog %s loaded as stored", version)
     with _vocabulary_lock:  # a later build in this worker after an alias edit reuses it
         _vocabulary = (row[1], fields["book_vocabulary"])
     return fields
