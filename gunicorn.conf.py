@@ -21,6 +21,12 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = 5000  # workers are recycled: no slow leak lives for weeks
 max_requests_jitter = 500
+# WEB_PRELOAD=true: the master loads the app and builds the name catalog and the ranked index
+# before it forks, and the workers share them copy-on-write (issue 23: at 7× the book each
+# worker's own build ran past WEB_TIMEOUT under load and gunicorn killed them in a loop).
+# Off by default: a preloaded master keeps its code on `systemctl reload` (HUP), so an
+# upgrade is then a `systemctl restart`, one host at a time behind the balancer.
+preload_app = os.environ.get("WEB_PRELOAD", "").strip().lower() in ("1", "true", "yes", "on")
 # Only this peer's X-Forwarded-Proto is believed (and, in the app, its X-Forwarded-For).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 
@@ -75,6 +81,20 @@ def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+
+
+def when_ready(server: Any) -> None:
+    if not preload_app:
+        return
+    import gc
+
+    from django.db import connections
+
+    from duocthu.health import warm_worker
+
+    warm_worker()
+    connections.close_all()  # each worker opens its own; a socket shared by forks is garbled
+    gc.freeze()  # what the master built stays out of the collector: its pages stay shared
 
 
 def post_worker_init(worker: Any) -> None:

@@ -7,7 +7,7 @@ its RSS and PSS; then an alias is added to WARFARIN here, and 4 questions per wo
 it are sent at once: the seconds from the edit to each answer, how many named WARFARIN, and
 the workers' log lines saying who built the catalog and who loaded it as stored.
 
-    .venv/bin/python bench/catalog_edit.py [--workers 3]
+    .venv/bin/python bench/catalog_edit.py [--workers 3] [--preload]
 """
 
 import argparse
@@ -65,6 +65,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument(
+        "--preload", action="store_true", help="WEB_PRELOAD=true (build, then fork)"
+    )
     args = parser.parse_args()
     port = _free_port()
     log = ROOT / "var" / "catalog_edit.log"
@@ -78,6 +81,7 @@ def main() -> None:
         "ACCESS_LOG": "",
         "LOG_LEVEL": "INFO",
         "WEB_CONCURRENCY": str(args.workers),
+        "WEB_PRELOAD": "true" if args.preload else "false",
     }
     manage = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
     subprocess.run(manage, cwd=ROOT, env=env, check=True)
@@ -110,34 +114,42 @@ def main() -> None:
         print(
             f"gunicorn with {args.workers} workers answering after {time.perf_counter() - started:.1f} s"
         )
+        rss, pss = _memory(server.pid)
+        print(f"master {server.pid}: RSS {rss:.0f} MB, PSS {pss:.0f} MB")
         for pid in _workers(server.pid):
             rss, pss = _memory(pid)
             print(f"worker {pid}: RSS {rss:.0f} MB, PSS {pss:.0f} MB")
+
+        def burst(name: str) -> list[tuple[float, bool]]:
+            """One question per client at once: (seconds from now, named WARFARIN)."""
+            sent, answers = time.perf_counter(), []
+
+            def ask(i: int) -> None:
+                (session, _, conversation), (cookie, token) = clients[i], tokens[i]
+                question = f"Liều {name} cho người lớn?"
+                body = _ask(port, session, cookie, token, conversation, question)
+                answers.append((time.perf_counter() - sent, "WARFARIN" in body.upper()))
+
+            threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(clients))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            return sorted(answers)
+
         name = f"Zyxedit{int(time.time())}"
-        before = log.read_text()
-        edited = time.perf_counter()
-        Alias.objects.create(
-            drug=Drug.objects.get(drug_id="warfarin"), name=name, folded=name.lower()
-        )
-        answers: list[tuple[float, bool]] = []
-
-        def ask(i: int) -> None:
-            (session, _, conversation), (cookie, token) = clients[i], tokens[i]
-            body = _ask(port, session, cookie, token, conversation, f"Liều {name} cho người lớn?")
-            answers.append((time.perf_counter() - edited, "WARFARIN" in body.upper()))
-
-        threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(clients))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        times = sorted(t for t, _ in answers)
+        for label in ("no edit, warfarin", "alias added"):
+            before = log.read_text()
+            if label == "alias added":
+                warfarin = Drug.objects.get(drug_id="warfarin")
+                Alias.objects.create(drug=warfarin, name=name, folded=name.lower())
+            answers = burst("warfarin" if label.startswith("no edit") else name)
+            print(
+                f"{label}: {len(answers)} questions at once, "
+                f"{sum(ok for _, ok in answers)} answered with WARFARIN, "
+                f"first {answers[0][0]:.2f} s, last {answers[-1][0]:.2f} s"
+            )
         after = log.read_text()[len(before) :]
-        print(
-            f"alias added; {len(answers)} questions naming it sent at once: "
-            f"{sum(ok for _, ok in answers)} answered with WARFARIN, first {times[0]:.2f} s, "
-            f"last {times[-1]:.2f} s after the edit"
-        )
         print(
             f"name catalog built {len(re.findall('name catalog .* built', after))}×, "
             f"loaded as stored {len(re.findall('loaded as stored', after))}×"
