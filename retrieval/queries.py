@@ -9,7 +9,8 @@ reciprocal rank), reverse lookup condition → drugs, and per-facet patient safe
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import F
@@ -27,6 +28,7 @@ from retrieval.evidence import (
     fuse,
     pack,
 )
+from retrieval.indication_text import folded_texts
 from retrieval.paragraphs import as_evidence as _evidence
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
@@ -194,26 +196,38 @@ def find_by_indication(
     share ("viêm loét dạ dày tá tràng" finds "loét dạ dày tá tràng"); an earlier mention in a
     shorter chunk ranks higher. Dense search only when no phrase is found: a made-up condition
     still finds nothing by words."""
-    best: dict[int, Evidence] = {}
+    best: dict[int, float] = {}
+    drug_of: dict[int, str] = {}
     for phrase, weight in indication_phrases(condition):
         pattern = re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
         query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
-        chunks = _chunks().filter(
-            section__section_key=section_key, kind=Chunk.Kind.PROSE, fts_folded=query
+        found = list(
+            _chunks()
+            .filter(section__section_key=section_key, kind=Chunk.Kind.PROSE, fts_folded=query)
+            .values_list("id", "section__drug__drug_id")
         )
-        for chunk in chunks:
-            text = folded_phrase(chunk.text)
+        texts = folded_texts([pk for pk, _ in found])  # ids from the index, text from memory
+        for pk, drug_id in found:
+            text = texts[pk]
             match = pattern.search(text)
             if match is None:
                 continue
             position = len(text[: match.start()].split())
             n_words = len(text.split())
             score = weight * (1 + 1 / (1 + position) + 1 / (1 + n_words / 40))
-            if chunk.pk not in best or best[chunk.pk].score < score:
-                best[chunk.pk] = _evidence(chunk, score, route="indication")
-    hits = list(best.values())
-    if not hits and dense and folded_phrase(condition):
-        hits = dense_search(condition, section_keys=[section_key], limit=40)
+            if pk not in best or best[pk] < score:
+                best[pk] = score
+                drug_of[pk] = drug_id
+    if best:
+        # Only the paragraphs that answer are read whole (the same pick as _group_by_drug's).
+        picked = _group_by_drug([_Scored(pk, drug_of[pk], score) for pk, score in best.items()])
+        rows = _chunks().in_bulk([p.chunk_id for p in picked])
+        return [_evidence(rows[p.chunk_id], p.score, route="indication") for p in picked]
+    hits = (
+        dense_search(condition, section_keys=[section_key], limit=40)
+        if dense and folded_phrase(condition)
+        else []
+    )
     return _group_by_drug(hits)
 
 
@@ -237,9 +251,19 @@ def indication_phrases(condition: str) -> list[tuple[str, float]]:
     return list(found.items())
 
 
-def _group_by_drug(hits: Sequence[Evidence]) -> list[Evidence]:
+@dataclass(frozen=True)
+class _Scored:
+    chunk_id: int
+    drug_id: str
+    score: float
+
+
+_G = TypeVar("_G", Evidence, _Scored)
+
+
+def _group_by_drug(hits: Sequence[_G]) -> list[_G]:
     best: dict[str, float] = {}
-    per_drug: dict[str, list[Evidence]] = {}
+    per_drug: dict[str, list[_G]] = {}
     for item in sorted(hits, key=lambda e: -e.score):
         best[item.drug_id] = max(best.get(item.drug_id, 0.0), item.score)
         per_drug.setdefault(item.drug_id, [])
