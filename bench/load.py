@@ -110,7 +110,9 @@ def _clients(n: int) -> list[tuple[str, str, int]]:
 
 
 def _csrf(port: int, session: str, conversation: int) -> tuple[str, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=300
+    )  # a preloaded master warms first
     conn.request("GET", f"/c/{conversation}/", headers={"Cookie": f"sessionid={session}"})
     response = conn.getresponse()
     body = response.read().decode()
@@ -156,7 +158,7 @@ def main() -> None:
     tokens = [_csrf(port, s, c) for s, _, c in clients]
     # Warm every worker (its drug-name catalog is built on its first turn), untimed.
     for (session, _, conversation), (cookie, token) in list(zip(clients, tokens, strict=True))[:12]:
-        warm = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        warm = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
         warm.request(
             "POST",
             f"/c/{conversation}/ask/",

@@ -9,7 +9,8 @@ then, each step in a fresh process so its memory is its own:
   snapshot as a second worker would, resolve()/suggest() p50/p95 over 1,000 queries;
 - chat turns through the real view, per question kind: p50/p95 ms and the database's
   share of each turn (ms of SQL per turn, queries per turn), then the process's RSS;
-- with --load, bench/load.py's closed loop (gunicorn, 20 clients) against that database.
+- with --load, bench/load.py's closed loop (gunicorn with WEB_PRELOAD, 20 clients, 1,500
+  turns) against that database.
 
     .venv/bin/python bench/scale.py [--scales 1 7] [--load]
 """
@@ -126,6 +127,7 @@ def step_catalog(_: str) -> dict[str, float]:
         t = time.perf_counter()
         resolver.suggest(query)
         suggest.append((time.perf_counter() - t) * 1000)
+    catalog.get_resolver()  # built again and stored, for the next step to load
     return {
         "catalog keys": len(resolver.loaded) + len(resolver.not_loaded),
         "catalog build s": built,
@@ -145,8 +147,6 @@ def step_snapshot(_: str) -> dict[str, float]:
     import retrieval.catalog as catalog
 
     connection.ensure_connection()
-    catalog.get_resolver()  # stores the snapshot if no worker has yet
-    catalog._cached.clear()
     before = _rss_mb()
     started = time.perf_counter()
     catalog.get_resolver()
@@ -238,15 +238,17 @@ def _run(step: str, corpus: Path, url: str) -> dict[str, float]:
 
 
 def _load(url: str) -> dict[str, float]:
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false"}
-    out = subprocess.run(
+    env = {**os.environ, "DATABASE_URL": url, "WEB_PRELOAD": "true"}
+    run = subprocess.run(
         [sys.executable, str(ROOT / "bench/load.py"), "--clients", "20", "--turns", "1500"],
         env=env,
-        check=True,
         capture_output=True,
         text=True,
-    ).stdout
-    line = next(x for x in out.splitlines() if x.startswith("throughput"))
+    )
+    line = next((x for x in run.stdout.splitlines() if x.startswith("throughput")), None)
+    if line is None:
+        print(f"bench/load.py failed: {(run.stdout + run.stderr)[-600:]}", file=sys.stderr)
+        return {}
     return {"load.py throughput turns/s": float(line.split()[1])}
 
 
@@ -276,6 +278,7 @@ def main() -> None:
             columns[n] = {}
             for step in STEPS:
                 columns[n].update(_run(step, corpus, url))
+                print(f"{n}x {step}: {json.dumps(columns[n])}", file=sys.stderr, flush=True)
             if args.load:
                 columns[n].update(_load(url))
         finally:
