@@ -324,13 +324,14 @@ def get_resolver() -> CatalogDrugResolver:
         version = int(stamp)
         fields = catalog_store.load(version)
         if fields is None:
-            with catalog_store.one_builder():
+            with catalog_store.one_builder(version) as everyones:
                 fields = catalog_store.load(version)  # built by another while this one waited
                 if fields is None:
                     started = time.perf_counter()
                     built, chunks_version = build_resolver()
                     fields, seconds = vars(built), time.perf_counter() - started
-                    catalog_store.store(version, chunks_version, fields, seconds)
+                    if everyones:
+                        catalog_store.store(version, chunks_version, fields, seconds)
                     logger.info("name catalog %s built in %.2f s", version, seconds)
         resolver = CatalogDrugResolver(
             fields["loaded"], fields["not_loaded"], fields["display"], fields["book_vocabulary"]

@@ -13,6 +13,7 @@ not read the chunks again.
 import json
 import logging
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,8 +24,9 @@ from django.db import connection, transaction
 from corpus.text import words
 
 # pg_advisory_xact_lock's key for "building the name catalog" (any constant of the app's).
-_BUILD_LOCK = 2018_23
-_KEEP_STORED = 4  # versions kept in the table; a worker on an older one builds its own
+_BUILD_LOCK = 2018_23  # with the version's low bits: one lock per version
+_KEEP_STORED = 4
+BUILD_WAIT_SECONDS = 10.0  # a build takes 0.4 s at 1×, ~2 s at 7× (bench/scale.py)  # versions kept in the table; a worker on an older one builds its own
 _vocabulary: tuple[int, frozenset[str]] | None = None
 _vocabulary_lock = threading.Lock()
 
@@ -131,8 +133,22 @@ def store(version: int, chunks_version: int, fields: Fields, seconds: float) -> 
 
 
 @contextmanager
-def one_builder() -> Iterator[None]:
-    """One process at a time builds the catalog: the others wait here, then find it stored."""
+def one_builder(version: int) -> Iterator[bool]:
+    """Whether this process builds this version's catalog for everyone: it waits up to
+    BUILD_WAIT_SECONDS for another process building it (then finds it stored). A builder
+    whose transaction stays open (a test, a long ingest) would hold the others forever: after
+    the wait a process builds for itself and stores nothing (a live-server test waited on the
+    test's own open transaction until the browser gave up)."""
+    deadline = time.monotonic() + BUILD_WAIT_SECONDS
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_BUILD_LOCK])
-        yield
+        while True:
+            cursor.execute(
+                "SELECT pg_try_advisory_xact_lock(%s, %s)", [_BUILD_LOCK, version % 2**31]
+            )
+            if cursor.fetchone()[0]:
+                yield True
+                return
+            if time.monotonic() > deadline or load(version) is not None:
+                yield False
+                return
+            time.sleep(0.1)
