@@ -187,10 +187,16 @@ class CatalogDrugResolver:
             i += length
         unknown = []
         near_misses = []
+        # The shorter the name, the likelier one slip lands on another real name: beside a named
+        # drug, a six-letter slip ("Promit", DEXTRAN 1's brand; "Promid" is acetylcystein's) is
+        # only offered back, never a second drug.
+        named = set(drugs)
         for token, taken in zip(tokens, used, strict=True):
             if taken or not _drug_like(token):
                 continue
             near = self._near_exact(token)
+            if near is not None and len(token) == 6 and named and not near <= named:
+                near = None
             if near is not None:
                 for drug_id in sorted(near):
                     if drug_id not in drugs:
@@ -211,9 +217,7 @@ class CatalogDrugResolver:
         Two edits are too many: `aspirinol` is two letters from `aspirin` and
         `paracetamolex` two from `paracetamol`, and both are made-up names.
         """
-        # The shorter the name, the likelier one slip lands on another real name ("Promit",
-        # DEXTRAN 1's brand, is one letter from "Promid", an acetylcystein brand).
-        if len(token) < 7:
+        if len(token) < 6:
             return None
         found = process.extract(
             token, self._keys, scorer=Levenshtein.distance, score_cutoff=1, limit=10
