@@ -2,6 +2,7 @@
 fold Vietnamese case, and an extension the app's user may not create are refused, each with
 the SQL a DBA runs; the test database passes. Real databases on the embedded server."""
 
+import time
 from collections.abc import Iterator
 
 import psycopg
@@ -51,6 +52,15 @@ def scratch_databases(django_db_blocker) -> Iterator[dict[str, str]]:  # type: i
         yield made
         for name in made.values():
             server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # FORCE ends the role's sessions, which may still be exiting: dropping the role under
+        # them fails inside PostgreSQL ("could not find tuple for role"). Wait for them first.
+        for _ in range(100):
+            left = server.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE usename = %s", [ROLE]
+            ).fetchone()
+            if not left or not left[0]:
+                break
+            time.sleep(0.05)
         server.execute(f'DROP ROLE IF EXISTS "{ROLE}"')
 
 
