@@ -161,7 +161,7 @@ _COMPILED = {
     for name, phrases in CUES.items()
 }
 
-# An open which-drug wording: a kind of drug and up to four words before "nào"/"gì" ("thuốc
+# An open which-drug wording: a kind of drug and up to six words before "nào"/"gì" ("thuốc
 # bôi tại chỗ nào", "thuốc chẹn alpha nào", "corticoid nào", "enzym nào"), or a way of giving
 # one before "gì" ("truyền gì", "bổ sung gì"). A span holding a section's phrase ("thuốc có
 # tác dụng phụ gì") asks about a drug, not for one.
@@ -177,8 +177,10 @@ DRUG_KINDS = (
     "dich truyen",
 )
 _OPEN_WHICH = re.compile(
-    rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,4}} (?:nao|gi)"
-    r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi))(?![a-z0-9])"
+    rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,6}} (?:nao|gi)"
+    r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi)"
+    # "Có thuốc uống làm tan sỏi không?": a drug asked for as a yes/no.
+    rf"|co (?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{1,6}} (?:khong|ko|k)$)(?![a-z0-9])"
 )
 
 

@@ -39,6 +39,22 @@ pytestmark = pytest.mark.django_db
             "Nhịp nhanh kịch phát trên thất",
         ),
         (
+            "có thuốc bôi nào ngăn ngừa cháy nắng không",
+            "acid_para_aminobenzoic",
+            "Ngăn ngừa cháy nắng.",
+        ),
+        (
+            "Thuốc giãn cơ dùng trong gây mê nào để đặt nội khí quản?",
+            "alcuronium_clorid",
+            "làm giãn cơ tạo điều kiện đặt nội khí quản",
+        ),
+        (
+            # A drug the book's index has but this corpus lacks is the context, not the subject.
+            "BN hóa trị cyclophosphamid liều cao, dùng thuốc gì bảo vệ đường tiết niệu?",
+            "mesna",
+            "dự phòng tác dụng độc hại đối với đường tiết niệu",
+        ),
+        (
             "ngộ độc cyanid thì trong dược thư dùng chất gì để giải độc",
             "xanh_methylen",
             "Giải độc cyanid",
