@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answering.grounding import numeric_tokens, sentences
-from answering.ranking import indication_words
+from answering.ranking import indication_words, prints_phrase
 from answering.results import Citation
 from corpus.sections import SITUATION_SECTIONS, SectionKey
 from corpus.text import words
@@ -112,8 +112,7 @@ def _paragraphs(text: str) -> list[str]:
 
 
 def _said(unit: Unit, phrases: Sequence[str]) -> bool:
-    folded = f" {' '.join(words(unit.bare))} "
-    return any(f" {p} " in folded for p in phrases)
+    return prints_phrase(unit.bare, phrases)
 
 
 def lead_sentences(
@@ -260,7 +259,7 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
     if frame.population != "tre_em" or (frame.age_text is None and frame.weight_kg is None):
         return []
     indication = indication_words(frame)
-    named = indication_phrases(indication, frame.standalone_query or "")
+    named = _indication_named(indication, frame.standalone_query or "")
     scored: list[tuple[int, int, str, Citation]] = []
     for c in citations:
         if c.quarantined or c.section_key != SectionKey.LIEU_LUONG_VA_CACH_DUNG:
@@ -271,7 +270,7 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
                 score += 2
             # A child's line under the question's own indication (its heading or its words,
             # the book's synonyms included) outranks a band of another indication.
-            if named and _CHILD.search(unit.bare) and _says_text(unit.text, named):
+            if named and _CHILD.search(unit.bare) and prints_phrase(unit.text, named):
                 score = max(score, 1) + 3
             if score:
                 scored.append((score, len(scored), unit.text, c))
@@ -283,17 +282,12 @@ _PER_KG = re.compile(r"mg\s*/\s*kg")
 _CHILD = re.compile(r"\btrẻ\b", re.IGNORECASE)
 
 
-def indication_phrases(indication: Sequence[str], question: str) -> list[str]:
+def _indication_named(indication: Sequence[str], question: str) -> list[str]:
     """Two adjacent words of the question's indication, and the book's phrases for a
     condition the question names (`retrieval.situations.CONDITION_SYNONYMS`: "co giật liên
     tục" is printed "trạng thái động kinh")."""
     pairs = [f"{a} {b}" for a, b in zip(indication, indication[1:], strict=False)]
     return pairs + condition_phrases(" ".join(words(question)))
-
-
-def _says_text(text: str, phrases: Sequence[str]) -> bool:
-    folded = f" {' '.join(words(text))} "
-    return any(f" {p} " in folded for p in phrases)
 
 
 _AGE_BAND = re.compile(r"\d\s*(?:tháng|tuổi|năm tuổi)", re.IGNORECASE)

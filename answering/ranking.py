@@ -40,7 +40,7 @@ _ROUTE_LABELS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _prints(text: str, folded_phrases: Sequence[str]) -> bool:
+def prints_phrase(text: str, folded_phrases: Sequence[str]) -> bool:
     """Whether the text prints one of the folded phrases as words."""
     folded = f" {' '.join(words(text))} "
     return any(f" {p} " in folded for p in folded_phrases)
@@ -195,7 +195,7 @@ def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[in
         fit = _label_score(item, label, frame)
         if dose:
             fit += 2 * _indication_fit(label, indication)
-            fit += 5 * _prints(item.text, printed)
+            fit += 5 * prints_phrase(item.text, printed)
         scores[item.chunk_id] = 10 * fit + _content_score(item, content)
     return scores
 
