@@ -297,6 +297,10 @@ LAY_TERMS: dict[str, str] = {
     "mổ": "phẫu thuật",
     "u xơ tuyến tiền liệt": "phì đại tuyến tiền liệt",
     "týp": "typ",
+    # An ion by its symbol before "máu" ("Na máu 125"); never "K" alone, which wards type for
+    # "không".
+    "na máu": "natri máu",
+    "k máu": "kali máu",
 }
 # Typed with diacritics or entirely without them ("ha duong huyet").
 _LAY_PATTERNS = [

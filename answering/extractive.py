@@ -122,8 +122,11 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
             frame.attribute in (SectionKey.LIEU_LUONG_VA_CACH_DUNG, SectionKey.QUA_LIEU_VA_XU_TRI)
             and frame.turn_type != TurnType.INTERACTION
         )
-        for block in blocks:
-            block.collapsed = block.collapsed or not dose
+        kept = shape.kept(frame, shown) if shape is not None and shape.kept else set()
+        for c, block in zip(shown, blocks, strict=True):
+            block.collapsed = c.chunk_id not in kept and (block.collapsed or not dose)
+        # What the shape keeps in view comes right under the lead, ahead of what is folded.
+        blocks.sort(key=lambda b: b.collapsed)
         listing = frame.turn_type == TurnType.CONDITION_TO_DRUG
         labelled = [(f"{_lead_label(c, listing)}: {text}", c) for text, c in lead]
         blocks.insert(

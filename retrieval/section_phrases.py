@@ -6,6 +6,29 @@ Adding a phrasing is adding an entry here.
 
 from corpus.sections import SectionKey
 
+# A symptom since the drug was started, asked whether the drug caused it: the patient's own
+# effect, not a question about the drug's effects in general ("có gây … không").
+ATTRIBUTION: tuple[str, ...] = (
+    "do thuốc",
+    "do thuốc không",
+    "do thuốc à",
+    "do thuốc hả",
+    "do thuốc ha",
+    "liên quan thuốc",
+    "liên quan đến thuốc",
+    "liên quan tới thuốc",
+    "có liên quan",
+    "có phải do",
+    "phải do thuốc",
+    "có phải tác dụng phụ",
+    "có phải là tác dụng phụ",
+    "phải tác dụng phụ không",
+)
+
+# Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept
+# as the symptom where the question's other section phrases are cut.
+NAMED_EFFECTS: tuple[str, ...] = ("hội chứng người đỏ", "phù mạch", "phù môi")
+
 SECTION_PHRASES: dict[str, tuple[str, ...]] = {
     SectionKey.TEN_CHUNG_QUOC_TE: ("tên chung quốc tế", "tên quốc tế", "tên inn", "inn"),
     SectionKey.MA_ATC: ("mã atc", "atc"),
@@ -137,26 +160,13 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "side effect",
         "side effects",
         "adverse effect",
-        # A symptom since the drug was started, asked whether the drug caused it.
-        "do thuốc",
-        "do thuốc không",
-        "do thuốc à",
-        "do thuốc hả",
-        "do thuốc ha",
-        "liên quan thuốc",
-        "liên quan đến thuốc",
-        "liên quan tới thuốc",
-        "có liên quan",
-        "có phải do",
-        "phải do thuốc",
+        *ATTRIBUTION,
         "tác dụng phụ của thuốc",
     ),
     SectionKey.HUONG_DAN_CACH_XU_TRI_ADR: (
         "xử trí adr",
         "xử trí tác dụng phụ",
-        "hội chứng người đỏ",
-        "phù mạch",
-        "phù môi",
+        *NAMED_EFFECTS,
         "xử trí thế nào khi bị",
         "giảm nguy cơ hội chứng",
         # What to do once it happened ("sưng môi sau liều đầu, xử trí sao?"); with an overdose
@@ -167,6 +177,9 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "xử trí ra sao",
         "xử lý thế nào",
         "xử lý sao",
+        # Bare, after a symptom ("tiêu chảy 8 lần/ngày, sốt nhẹ. Xử trí?").
+        "xử trí",
+        "xử lý",
         "phải làm gì",
         "cần làm gì",
         "dự phòng ra sao",

@@ -178,6 +178,9 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
         "co giật không cắt",
     ),
     ("viêm phổi cộng đồng", "viêm phổi mắc phải tại cộng đồng"),
+    ("tăng sản lợi", "phì đại lợi", "phì đại nướu", "tăng sinh lợi", "quá sản lợi"),
+    # Angioedema as the ward sees it (the book: "phù mạch … phù mặt, mắt, môi, lưỡi").
+    ("phù mạch", "sưng môi", "sưng lưỡi", "sưng mặt", "phù môi", "phù lưỡi", "sưng phù mặt"),
 )
 
 

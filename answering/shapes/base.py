@@ -16,6 +16,9 @@ from retrieval.frame import QueryFrame
 from retrieval.searches import Search
 
 Lead = Callable[[QueryFrame, Sequence[Citation], Sequence[Citation]], list[tuple[str, Citation]]]
+# The paragraphs that stay in view under the lead (by chunk id), when the lead alone is not the
+# whole answer (a short ADR management section).
+Kept = Callable[[QueryFrame, Sequence[Citation]], set[int]]
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Shape:
     # instead of recognising the question on its own.
     # With the question as typed.
     reread: Callable[[QueryFrame, str], QueryFrame] | None = None
+    kept: Kept | None = None
 
 
 def candidate(shape: str, prior: int, frame: QueryFrame) -> Candidate:

@@ -1,0 +1,136 @@
+"""A symptom the patient has since the drug, asked whether the drug caused it or what to do
+("bn uống captopril 3 tuần, mất vị giác, có phải do thuốc? bao lâu thì hết"; "tiêu chảy 8
+lần/ngày, sốt nhẹ. Xử trí?"): the book's ADR management line naming the symptom, with the
+sentence after it (what to do is told next: "Nếu bị ỉa chảy nặng … Cần ngừng …"), then the
+ADR line naming it. A general "có gây … không" stays the effect shape's."""
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from answering.leads import Unit, lead_sentences, units
+from answering.reading import Reading, condition_words
+from answering.red_flags import follows_a_drug
+from answering.results import Citation
+from answering.shapes.base import Candidate, Shape, candidate
+from corpus.sections import SectionKey
+from corpus.text import folded_phrase
+from retrieval.effects import SYMPTOM_SECTIONS, symptom, symptom_of
+from retrieval.frame import QueryFrame, TurnType
+from retrieval.phrases import section_matches
+from retrieval.ranked import Situation, coverage, names_situation
+from retrieval.section_phrases import ATTRIBUTION, NAMED_EFFECTS
+
+NAME = "adverse"
+# Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".
+PRIOR = 32
+LEAD_LINES = 4
+ADR_LINES = 2
+# An ADR management section this short (characters) stays in view whole under the lead: half
+# of the book's are under 340, three in four under 800.
+SHORT_MANAGEMENT = 900
+_ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
+_NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
+
+
+def recognise(reading: Reading) -> list[Candidate]:
+    if len(reading.drugs) != 1 or reading.section not in SYMPTOM_SECTIONS:
+        return []
+    # Asked what to do or whether the drug caused it, or told after the drug; an effect named
+    # alone is no symptom now ("tiền sử phù mạch dùng enalapril được không" is a history).
+    said = section_matches(reading.question)
+    told = (
+        any(m.key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR and m.phrase not in _NAMED for m in said)
+        or any(m.phrase in _ATTRIBUTION for m in said)
+        or follows_a_drug(reading.question)
+    )
+    # The asking phrases cut ("có phải do thuốc", "xử trí"), an effect named by one kept
+    # ("phù môi", "hội chứng người đỏ").
+    named = [p for p in sorted(_NAMED) if f" {p} " in f" {reading.folded} "]
+    effect = " ".join([*named, condition_words(reading.question, reading.names)]).strip()
+    if not told or not effect:
+        return []
+    frame = replace(
+        reading.frame, turn_type=TurnType.DRUG_ATTRIBUTE, condition=effect, relation=None
+    )
+    return [candidate(NAME, PRIOR, frame)]
+
+
+def _next(found: list[Unit], n: int, text: str) -> list[str]:
+    """The sentence after unit n in its paragraph, or the paragraph a sentence ending in ":"
+    introduces ("… bao gồm các biện pháp sau:" / "Ngừng dùng enalapril …")."""
+    if n + 1 >= len(found):
+        return []
+    here, after = text.find(found[n].bare), text.find(found[n + 1].bare)
+    if here < 0 or after <= here:
+        return []
+    # Between them, at most the rest of the paragraph (a heading-like "… biện pháp sau:" is
+    # no unit of its own).
+    gap = text[here:after]
+    if "\n\n" not in gap or gap.rstrip().endswith(":"):
+        return [found[n + 1].text]
+    return []
+
+
+def _naming(citations: Sequence[Citation], said: Situation, key: str) -> list[tuple[str, Citation]]:
+    """The section's units naming the symptom, those saying most of it first: for the ADR
+    management the best with the sentence after it (what to do is told next: "Nếu bị ỉa chảy
+    nặng … Cần ngừng …"), for the ADR list the best two."""
+    scored: list[tuple[float, int, Citation, list[Unit], int]] = []
+    for c in citations:
+        if c.section_key != key or c.quarantined or c.text.lstrip().startswith("|"):
+            continue
+        found = units(c.text)
+        for n, u in enumerate(found):
+            if names_situation(u.bare, said):
+                scored.append((coverage(u.bare, said), len(scored), c, found, n))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    if key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR:
+        return [
+            (text, c)
+            for *_, c, found, n in scored[:1]
+            for text in [found[n].text, *_next(found, n, c.text)]
+        ]
+    return [(found[n].text, c) for *_, c, found, n in scored[:ADR_LINES]]
+
+
+def lead(
+    frame: QueryFrame, citations: Sequence[Citation], in_focus: Sequence[Citation] = ()
+) -> list[tuple[str, Citation]]:
+    """The symptom's lines of both sections, the section asked for first: "có phải do
+    thuốc?" is answered by the ADR line, "xử trí?" by the management line."""
+    said = symptom_of(frame)
+    lines: list[tuple[str, Citation]] = []
+    for key in sorted(SYMPTOM_SECTIONS, key=lambda k: k != frame.attribute):
+        lines += _naming(citations, said, key)
+    # None naming it: the effect's lines wherever the monograph says them, as for any effect.
+    return lines[:LEAD_LINES] or lead_sentences(frame, citations, in_focus)
+
+
+def kept(frame: QueryFrame, citations: Sequence[Citation]) -> set[int]:
+    """Under the lead, in view, for "xử trí?": the ADR management, all of it when short (what
+    to do is often told around the symptom's sentence, not in it), else its paragraphs naming
+    the symptom; for "có phải do thuốc?" (or a management naming nothing): the ADR paragraph
+    saying most of the symptom (a list's neighbouring lines are the same organ's: "viêm loét
+    thực quản (1,5%); nuốt khó"), with the short management paragraphs naming it."""
+    said = symptom_of(frame)
+    managing = [c for c in citations if c.section_key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR]
+    naming = [c for c in managing if names_situation(c.text, said)]
+    short = sum(len(c.text) for c in managing) <= SHORT_MANAGEMENT
+    if frame.attribute == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR:
+        keep = {c.chunk_id for c in (managing if short else naming)}
+        if naming:
+            return keep
+    else:
+        keep = {c.chunk_id for c in naming} if short else set()
+    listed = [
+        (coverage(c.text, said), -n, c)
+        for n, c in enumerate(citations)
+        if c.section_key == SectionKey.TAC_DUNG_KHONG_MONG_MUON and not c.quarantined
+    ]
+    best = max(listed, key=lambda s: s[:2], default=None)
+    if best is not None and best[0] > 0:
+        keep.add(best[2].chunk_id)
+    return keep
+
+
+SHAPE: Shape = Shape(NAME, recognise, symptom, lead, kept=kept)

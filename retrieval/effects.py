@@ -1,0 +1,76 @@
+"""A symptom the patient has since the drug, asked whether the drug caused it or what to do
+("uống captopril 3 tuần, mất vị giác, có phải do thuốc? bao lâu thì hết"): the book answers
+in its ADR management (what to do, how long it lasts) and its ADR list (that it happens).
+The paragraphs of both that name the symptom come first, management first; then the section
+asked for, as the section search finds it."""
+
+from dataclasses import replace
+
+from corpus.sections import SectionKey
+from corpus.text import folded_phrase, typed_words, words
+from retrieval.evidence import Evidence, unique_evidence
+from retrieval.frame import QueryFrame
+from retrieval.ranked import Situation, coverage, names_situation, section_evidence, situation_of
+from retrieval.retrieved import Retrieved, from_decision
+from retrieval.searches import section
+from retrieval.section_phrases import NAMED_EFFECTS
+from retrieval.situations import condition_phrases
+
+# Where the book answers a symptom: what to do first, then that it happens.
+SYMPTOM_SECTIONS = (SectionKey.HUONG_DAN_CACH_XU_TRI_ADR, SectionKey.TAC_DUNG_KHONG_MONG_MUON)
+# Paragraphs naming the symptom kept ahead, per section.
+NAMING_PARAGRAPHS = 2
+
+
+def symptom_of(frame: QueryFrame) -> Situation:
+    """The symptom in the book's words (its synonyms' too: "sưng môi" is "phù mạch"), each
+    word as typed (typed with other diacritics it is another word: "khàn tiếng" is not "ho
+    khan"), without the drugs' names."""
+    condition = frame.condition or ""
+    told = " ".join([condition, *condition_phrases(condition)])
+    said = situation_of(told, exclude=[d.replace("_", " ") for d in frame.drugs])
+    # An effect the book names by a phrase of common words ("hội chứng người đỏ") is said by
+    # the phrase's own pairs.
+    padded = f" {condition} "
+    named = [p.split() for p in map(folded_phrase, NAMED_EFFECTS) if f" {p} " in padded]
+    pairs = {f"{a}_{b}" for ws in named for a, b in zip(ws, ws[1:], strict=False)}
+    typed = _typed(frame.standalone_query or "", said.weights)
+    return replace(said, pairs=said.pairs | pairs, typed=typed)
+
+
+def _typed(question: str, weights: dict[str, float]) -> dict[str, str]:
+    """How the question typed each folded word that carries diacritics, where it typed it
+    one way only."""
+    folded, kept = words(question), typed_words(question)
+    if len(folded) != len(kept):
+        return {}
+    seen: dict[str, set[str]] = {}
+    for f, k in zip(folded, kept, strict=True):
+        if f in weights:
+            seen.setdefault(f, set()).add(k)
+    return {f: next(iter(ks)) for f, ks in seen.items() if len(ks) == 1 and f not in ks}
+
+
+def naming_paragraphs(drug_id: str, symptom: Situation) -> list[Evidence]:
+    """Each symptom section's paragraphs that name the symptom (a rare word or pair of it,
+    not a shared common word), those saying more of it first."""
+    found: list[Evidence] = []
+    for key in SYMPTOM_SECTIONS:
+        naming = [e for e in section_evidence(drug_id, key) if names_situation(e.text, symptom)]
+        naming.sort(key=lambda e: -coverage(e.text, symptom))
+        found += naming[:NAMING_PARAGRAPHS]
+    return found
+
+
+def symptom(frame: QueryFrame, question: str) -> Retrieved:
+    """The paragraphs naming the symptom, then the section search; with none naming it, the
+    section search alone (quoted as asked, never a "không nêu": the book may say it in other
+    words)."""
+    asked = section(frame, question)
+    named = naming_paragraphs(frame.drugs[0], symptom_of(frame)) if frame.drugs else []
+    if not named:
+        return asked
+    decided = from_decision(asked.frame, unique_evidence(named + list(asked.evidence)))
+    return replace(
+        asked, evidence=decided.evidence, decision=decided.decision, reason=decided.reason
+    )
