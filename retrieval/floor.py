@@ -29,6 +29,7 @@ from retrieval.queries import (
     find_condition_in_sections,
 )
 from retrieval.ranked import (
+    RARE_IDF,
     Situation,
     coverage,
     names_situation,
@@ -228,8 +229,29 @@ RANKED_INDICATIONS = 8
 
 
 # A drug is listed only if its paragraph says at least this share of what the best one says
-# of the question's words (idf-weighted): the rest share a word, not the indication.
+# of the question's words (idf-weighted), and of its rare words and pairs: the rest share a
+# word ("phòng ngừa" of "phòng ngừa cháy nắng"), not the indication.
 LISTED_SHARE = 0.5
+
+
+def says_as_much(text: str, reference: str, question: str, *, words_only: bool = False) -> bool:
+    """Whether the text says every rare word of the question that the reference says (else,
+    with none and not `words_only`, every rare pair): "bệnh xương Paget" as much as "Bệnh
+    Paget xương", whose pairs differ; "ngăn ngừa" alone not as much as "Ngăn ngừa cháy
+    nắng"."""
+    situation = situation_of(question)
+    rare = {w for w, idf in situation.weights.items() if idf >= RARE_IDF}
+    said, told = set(situation.said_in(reference)), set(situation.said_in(text))
+    if rare & said:
+        return rare & said <= told
+    if words_only:
+        return False
+    wanted = _pairs(situation.said_in(reference)) & situation.pairs
+    return wanted <= _pairs(situation.said_in(text))
+
+
+def _pairs(said: list[str]) -> set[str]:
+    return {f"{a}_{b}" for a, b in zip(said, said[1:], strict=False) if a and b}
 
 
 def ranked_indications(question: str) -> list[Evidence]:
@@ -250,8 +272,17 @@ def ranked_indications(question: str) -> list[Evidence]:
     # The rare words and pairs said first ("Kawasaki" before the "chẩn đoán" of how the case
     # is told, "tan huyết" before "hỗ trợ").
     best = max(share for (_, share), _ in scored)
+    (rarest, _), first = max(scored, key=lambda item: item[0])
     kept = sorted(
-        (item for item in scored if item[0][1] >= LISTED_SHARE * best),
+        (
+            item
+            for item in scored
+            if item[0][1] >= LISTED_SHARE * best
+            and (
+                item[0][0] >= LISTED_SHARE * rarest
+                or says_as_much(item[1].text, first.text, question, words_only=True)
+            )
+        ),
         key=lambda i: (-i[0][0], -i[0][1]),
     )
     return list({e.drug_id: e for _, e in reversed(kept)}.values())[::-1]

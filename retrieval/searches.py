@@ -17,7 +17,7 @@ from corpus.sections import (
 )
 from retrieval.bands import ADULT_MONTHS, band_for, child_bands, youngest_first
 from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, unique_evidence
-from retrieval.floor import ranked_indications
+from retrieval.floor import ranked_indications, says_as_much
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.pairs import interaction_evidence, patient_safety
 from retrieval.queries import (
@@ -66,13 +66,15 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
             frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)), attribute=section
         )
         return from_decision(frame, evidence)
-    # The phrase as typed, else the indications saying its rare words (BM25), and only then
-    # the dense search: a near neighbour in meaning is no indication for a word the book has.
-    evidence = (
-        find_by_indication(frame.condition or "", dense=False)
-        or ranked_indications(question)
-        or find_by_indication(frame.condition or "")
-    )
+    # The phrase as typed, then the indications saying as much of its rare words (BM25; in
+    # another order: "bệnh xương Paget" for "Paget xương"), and only with neither the dense
+    # search: a near neighbour in meaning is no indication for a word the book has.
+    typed = find_by_indication(frame.condition or "", dense=False)
+    listed = {e.drug_id for e in typed}
+    ranked = [e for e in ranked_indications(question) if e.drug_id not in listed]
+    if typed:
+        ranked = [e for e in ranked if says_as_much(e.text, typed[0].text, question)]
+    evidence = unique_evidence(typed + ranked) or find_by_indication(frame.condition or "")
     if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
