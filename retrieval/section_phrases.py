@@ -25,6 +25,25 @@ ATTRIBUTION: tuple[str, ...] = (
     "phải tác dụng phụ không",
 )
 
+# What to monitor or test during treatment: asked of the cautions, answered wherever the
+# book says it (Thận trọng, ADR management, Liều lượng: "nhất thiết phải theo dõi INR").
+MONITORING: tuple[str, ...] = (
+    "theo dõi gì",
+    "theo dõi những gì",
+    "theo dõi thế nào",
+    "theo dõi như thế nào",
+    "cần theo dõi",
+    "phải theo dõi",
+    "xét nghiệm gì",
+    "làm xét nghiệm",
+    "cần xét nghiệm",
+    "kiểm tra gì",
+    "cần kiểm tra",
+    "giám sát gì",
+    "theo dõi xét nghiệm",
+    "những thông số gì",
+)
+
 # Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept
 # as the symptom where the question's other section phrases are cut.
 NAMED_EFFECTS: tuple[str, ...] = ("hội chứng người đỏ", "phù mạch", "phù môi")
@@ -104,19 +123,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "cần chú ý",
         "cảnh báo",
         "thận trọng gì",
-        # What to monitor or test during treatment: the cautions say it.
-        "theo dõi gì",
-        "theo dõi những gì",
-        "theo dõi thế nào",
-        "theo dõi như thế nào",
-        "cần theo dõi",
-        "phải theo dõi",
-        "xét nghiệm gì",
-        "làm xét nghiệm",
-        "cần xét nghiệm",
-        "kiểm tra gì",
-        "cần kiểm tra",
-        "giám sát gì",
+        *MONITORING,
     ),
     SectionKey.THOI_KY_MANG_THAI: (
         "mang thai",

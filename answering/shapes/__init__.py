@@ -8,7 +8,7 @@ others by what their evidence says. A new shape is one module and one line here.
 The priors (higher reads first), from the order in which the cues decide:
 scope 100 (not for a human), emergency re-reads the chosen frame, which-drug 87–90 and 75,
 scope 80/70/65 (greeting, out of the book, no drug the book has), indication 60,
-interaction 55/45, overview 50/35, dose 40, section 34 (free form), adverse 32 (a
+interaction 55/45, overview 50/35, dose 40, section 34 (free form), monitoring 33, adverse 32 (a
 patient's symptom since the drug), situation 25–30,
 effect 26, section 0 (the section asked for, every drug question's floor).
 """
@@ -21,6 +21,7 @@ from answering.shapes import (
     emergency,
     indication,
     interaction,
+    monitoring,
     overview,
     scope,
     section,
@@ -37,6 +38,7 @@ REGISTRY: tuple[Shape, ...] = (
     interaction.SHAPE,
     overview.SHAPE,
     dose.SHAPE,
+    monitoring.SHAPE,
     adverse.SHAPE,
     situation.SHAPE,
     effect.SHAPE,

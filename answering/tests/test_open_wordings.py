@@ -175,3 +175,25 @@ def test_no_drug_is_listed_for_a_common_word_alone(question: str, pair: str) -> 
     lead = result.blocks[0]
     for text, _ in lead.claims:
         assert pair.lower() in text.lower(), text
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        (
+            # Said in the ADR management, not the cautions.
+            "BN dùng amiodaron lâu dài cần theo dõi xét nghiệm gì về tuyến giáp?",
+            "tuyến giáp",
+        ),
+        (
+            # Said in the ADR management: the blood count of a patient on enalapril.
+            "BN suy thận dùng enalapril cần theo dõi xét nghiệm gì định kỳ?",
+            "đếm bạch cầu",
+        ),
+        ("bn dung furosemid lieu cao keo dai can theo doi gi?", "điện giải"),
+    ],
+)
+def test_what_to_monitor_is_found_wherever_the_book_says_it(question: str, line: str) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.shape == "monitoring"
+    assert delivery(result, line).before_collapsed

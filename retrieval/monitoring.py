@@ -1,0 +1,57 @@
+"""What to monitor or test during treatment ("dùng warfarin theo dõi xét nghiệm gì?"): asked
+of the cautions, answered wherever the book says it — Thận trọng, the ADR management, the
+dose section ("nhất thiết phải theo dõi INR"). The paragraphs that tell a monitoring step
+come first, those saying more of what the question names ("men gan", "điện giải") first."""
+
+from dataclasses import replace
+
+from corpus.sections import SectionKey
+from corpus.text import folded_phrase
+from retrieval.evidence import Evidence, unique_evidence
+from retrieval.frame import QueryFrame
+from retrieval.ranked import Situation, coverage, section_evidence, situation_of
+from retrieval.retrieved import Retrieved, from_decision
+from retrieval.searches import section
+
+MONITOR_SECTIONS = (
+    SectionKey.THAN_TRONG,
+    SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+    SectionKey.LIEU_LUONG_VA_CACH_DUNG,
+)
+# The book's words for a monitoring step (folded, word-bounded).
+MONITOR_WORDS = ("theo doi", "kiem tra", "xet nghiem", "giam sat", "danh gia", "dinh ky")
+# Paragraphs telling a step kept ahead of the section.
+MONITOR_PARAGRAPHS = 4
+
+
+def tells_a_step(text: str) -> bool:
+    padded = f" {folded_phrase(text)} "
+    return any(f" {w} " in padded for w in MONITOR_WORDS)
+
+
+def what_is_monitored(frame: QueryFrame) -> Situation:
+    """What the question names to monitor, as the book's words, without the drugs' names."""
+    return situation_of(frame.condition or "", exclude=[d.replace("_", " ") for d in frame.drugs])
+
+
+def monitoring_paragraphs(drug_id: str, said: Situation) -> list[Evidence]:
+    """The paragraphs telling a monitoring step, those saying more of the question first, then
+    in the sections' order (the cautions first) and the book's."""
+    found = [
+        (-coverage(e.text, said), n, k, e)
+        for n, key in enumerate(MONITOR_SECTIONS)
+        for k, e in enumerate(section_evidence(drug_id, key))
+        if tells_a_step(e.text)
+    ]
+    return [e for *_, e in sorted(found, key=lambda f: f[:3])][:MONITOR_PARAGRAPHS]
+
+
+def monitoring(frame: QueryFrame, question: str) -> Retrieved:
+    asked = section(frame, question)
+    named = monitoring_paragraphs(frame.drugs[0], what_is_monitored(frame)) if frame.drugs else []
+    if not named:
+        return asked
+    decided = from_decision(asked.frame, unique_evidence(named + list(asked.evidence)))
+    return replace(
+        asked, evidence=decided.evidence, decision=decided.decision, reason=decided.reason
+    )
