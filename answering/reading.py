@@ -13,6 +13,7 @@ from answering.cues import (
     POPULATION_CONDITIONS,
     POPULATION_SECTIONS,
     YES_NO,
+    asks_for_a_drug,
     book_words,
     has,
 )
@@ -31,6 +32,33 @@ from retrieval.phrases import (
     routes,
     section_matches,
 )
+from retrieval.ranked import situation_of
+
+# A clause that reports a normal finding or who is asking says nothing of the situation
+# ("xét nghiệm công thức máu bình thường", "hiện ổn định", "em đang trực khoa nội, hỏi nhanh"):
+# its words never enter the condition (folded, word-bounded; a clause ends at . , ; ? !).
+TOLD_CONTEXT = (
+    "binh thuong",
+    "on dinh",
+    "tinh tao",
+    "tiep xuc tot",
+    "trong gioi han",
+    "dang truc",
+    "hoi nhanh",
+    "nguoi nha hoi",
+    "hoi lai cho chac",
+)
+_CLAUSE = re.compile(r"[^.,;?!]+[.,;?!]*")
+
+
+def without_told_context(question: str) -> str:
+    """The question without its clauses of normal findings and of who is asking."""
+    kept = []
+    for clause in _CLAUSE.findall(question):
+        padded = f" {folded_phrase(clause)} "
+        if not any(f" {c} " in padded for c in TOLD_CONTEXT):
+            kept.append(clause)
+    return "".join(kept) if kept else question
 
 
 def condition_words(
@@ -45,6 +73,7 @@ def condition_words(
     A filler word typed with other diacritics is a word of the condition ("hội chứng" keeps
     "hội"; "xin hỏi" drops "hỏi").
     """
+    question = without_told_context(question)
     tokens = folded_phrase(question).split()
     typed = typed_words(question)
     if len(typed) != len(tokens):
@@ -107,9 +136,33 @@ def as_relation(
     return replace(frame, turn_type=turn_type, relation=relation, condition=condition, **changes)
 
 
+_SENTENCE = re.compile(r"[^.?!]+[.?!]*")
+
+
+def _asks(folded: str) -> bool:
+    return asks_for_a_drug(folded) or has(folded, "which_drug_strict", "which_drug", "treat")
+
+
+def asking_sentences(question: str) -> str:
+    """The sentence that asks for a drug ("… Thuốc nào trị?"), with the one before it when it
+    says no informative word of its own ("BN nữ khí hư nhiều, soi tươi thấy Trichomonas.
+    Thuốc nào trị?", "… Trong Dược thư có thuốc nào thay thế?");
+    the other sentences are the case told around it. The whole question when none asks."""
+    told = [s for s in _SENTENCE.findall(question) if s.strip()]
+    asking = [n for n, s in enumerate(told) if _asks(folded_phrase(s))]
+    if not asking or len(told) == 1:
+        return question
+    n = asking[-1]
+    asked = without_cue(condition_words(told[n], (), drop_populations=True), "asking")
+    said = situation_of(asked).weights
+    return "".join(told[n - 1 : n + 1]) if not said and n > 0 else told[n]
+
+
 def condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
-    """ "Thuốc nào trị …": the condition as the indication looked for, or None."""
-    condition = without_cue(condition_words(question, (), drop_populations=True), "asking")
+    """ "Thuốc nào trị …": the condition as the indication looked for, from the sentence that
+    asks, or None."""
+    asked = asking_sentences(question)
+    condition = without_cue(condition_words(asked, (), drop_populations=True), "asking")
     if not condition:
         return None
     return as_relation(frame, "indication", condition, unknown_drugs=())

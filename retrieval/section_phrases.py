@@ -218,6 +218,10 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "uống khi nào",
         "thời điểm uống",
         "truyền bao lâu",
+        # How often ("cho uống ngày mấy lần?"): the dose's frequency.
+        "mấy lần",
+        "ngày mấy lần",
+        "mấy lần một ngày",
         "truyền trong bao lâu",
         "dùng bao lâu",
         "dùng trong bao lâu",

@@ -259,3 +259,25 @@ def test_a_childs_word_beside_an_adults_age_is_a_comparison(
     question: str, population: str | None
 ) -> None:
     assert understand(question).population == population
+
+
+def test_normal_findings_and_who_asks_never_enter_the_condition() -> None:
+    from answering.reading import without_told_context
+
+    told = (
+        "Em đang trực khoa ngoại, hỏi nhanh ạ. BN sỏi mật cholesterol, siêu âm gan bình thường, "
+        "tiền sử loét dạ dày. Dùng chenodiol được không?"
+    )
+    kept = without_told_context(told)
+    assert "trực" not in kept and "bình thường" not in kept
+    # A history is kept, whatever follows it: it may be what the book contraindicates.
+    assert "loét dạ dày" in kept and "sỏi mật" in kept
+
+
+def test_a_which_drug_question_reads_its_condition_from_the_sentence_that_asks() -> None:
+    told = "BN nữ 30t, tiền sử mổ ruột thừa. Bệnh Parkinson dùng thuốc gì?"
+    frame = understand(told)
+    assert "ruot" not in (frame.condition or "") and "parkinson" in (frame.condition or "")
+    # With no rare word of its own, the sentence before it is the condition.
+    frame = understand("BN nữ khí hư nhiều, soi tươi thấy Trichomonas. Thuốc nào trị?")
+    assert "trichomonas" in (frame.condition or "")
