@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from corpus.sections import SectionKey
 from corpus.text import diacritics_agree, folded_phrase, typed_words
-from retrieval.section_phrases import SECTION_PHRASES
+from retrieval.section_phrases import OPENED, SECTION_PHRASES
 from retrieval.situations import NOT_A_POPULATION, POPULATION_PHRASES, ROUTE_PHRASES
 
 
@@ -37,6 +37,7 @@ def compile_table(table: dict[str, tuple[str, ...]]) -> Table:
 
 
 _SECTIONS = compile_table(SECTION_PHRASES)
+_OPENED = frozenset(folded_phrase(p) for p in OPENED)
 # Phrases that hold a population word but name something else claim their span first.
 _POPULATIONS = compile_table({**POPULATION_PHRASES, NOT_A_POPULATION[0]: NOT_A_POPULATION[1]})
 _ROUTES = compile_table(ROUTE_PHRASES)
@@ -90,6 +91,9 @@ def route_section(text: str) -> str | None:
     # "Quá liều paracetamol xử trí thế nào?": the overdose's management, not an ADR's.
     if {SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.HUONG_DAN_CACH_XU_TRI_ADR} <= keys:
         return SectionKey.QUA_LIEU_VA_XU_TRI
+    # "Chai albumin đã mở nắp dùng trong bao lâu?": the in-use time, not the treatment's.
+    if SectionKey.DO_ON_DINH_VA_BAO_QUAN in keys and any(m.phrase in _OPENED for m in found):
+        return SectionKey.DO_ON_DINH_VA_BAO_QUAN
     longest = max(found, key=lambda m: (len(m.phrase), -m.start))
     return longest.key
 

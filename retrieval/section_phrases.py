@@ -44,6 +44,10 @@ MONITORING: tuple[str, ...] = (
     "những thông số gì",
 )
 
+# A container opened or a solution made up: "dùng trong bao lâu" then asks how long it may
+# be used, not how long the treatment lasts.
+OPENED: tuple[str, ...] = ("đã mở nắp", "sau khi mở", "đã mở", "pha xong", "sau khi pha")
+
 # Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept
 # as the symptom where the question's other section phrases are cut.
 NAMED_EFFECTS: tuple[str, ...] = ("hội chứng người đỏ", "phù mạch", "phù môi")
@@ -308,6 +312,12 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "giữ được mấy ngày",
         "bền vững",
         "ổn định trong bao lâu",
+        # Once opened or made up, and in what container (with "dùng trong bao lâu", a
+        # dose's duration otherwise, the in-use time: route_section).
+        *OPENED,
+        "bình chứa",
+        "loại chai",
+        "chai túi loại gì",
         "để tủ lạnh",
         "đông lạnh",
         "tránh ánh sáng",

@@ -55,3 +55,24 @@ def test_keeping_and_mixing_questions_show_the_answering_line(
     assert result.frame.attribute == section
     assert delivery(result, line).before_collapsed, question
     assert "Glucose:" not in result.answer_text  # a fluid's "5%" is no blood glucose
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("lọ acetylcystein đã mở nắp thì dùng trong bao lâu?", "phải dùng trong vòng 96 giờ"),
+        ("alopurinol natri truyền TM pha xong dùng trong bao lâu?", "dùng trong vòng 10 giờ"),
+        ("Depakine tiêm sau khi pha dùng trong bao lâu?", "trong vòng ít nhất 24 giờ"),
+    ],
+)
+def test_how_long_once_made_up_is_the_in_use_time_not_the_treatments(
+    question: str, line: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute == "do_on_dinh_va_bao_quan"
+    assert delivery(result, line).delivered
+
+
+def test_how_long_a_treatment_lasts_is_still_the_dose() -> None:
+    result = answer_turn("vancomycin điều trị viêm nội tâm mạc dùng trong bao lâu?", provider=None)
+    assert result.frame.attribute == "lieu_luong_va_cach_dung"
