@@ -202,6 +202,21 @@ class Reading:
         return has(self.folded, *cues)
 
 
+def _without_names(question: str, resolution: Resolution) -> str:
+    """The question as typed without the drugs' names: a section phrase the name split
+    ("tiêm dextran 1 thế nào", "uống Glucophage bao nhiêu") is whole again (diacritics kept:
+    "nồng độ thuốc" is no "do thuốc")."""
+    tokens = list(re.finditer(r"\w+", question))
+    folded = [fold(t.group(0)) for t in tokens]
+    cut = [False] * len(tokens)
+    for phrase, _ in resolution.spans:
+        words = phrase.split()
+        for i in range(len(tokens) - len(words) + 1):
+            if folded[i : i + len(words)] == words:
+                cut[i : i + len(words)] = [True] * len(words)
+    return " ".join(t.group(0) for t, gone in zip(tokens, cut, strict=True) if not gone)
+
+
 def read(question: str, claimed_scope: str = "human") -> Reading:
     """The surface reading: names, quantities (as typed), section, population, route."""
     resolution = get_resolver().resolve_detail(question)
@@ -210,7 +225,7 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
     folded = folded_phrase(question)
     drugs = resolution.drugs
     unknown = tuple(dict.fromkeys(resolution.not_loaded + resolution.unknown))
-    section = route_section(question)
+    section = route_section(question) or route_section(_without_names(question, resolution))
     found_populations = populations(question)
     population = found_populations[0] if found_populations else None
     found_routes = routes(question)

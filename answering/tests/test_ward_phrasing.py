@@ -281,3 +281,21 @@ def test_a_which_drug_question_reads_its_condition_from_the_sentence_that_asks()
     # With no rare word of its own, the sentence before it is the condition.
     frame = understand("BN nữ khí hư nhiều, soi tươi thấy Trichomonas. Thuốc nào trị?")
     assert "trichomonas" in (frame.condition or "")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "tiêm ceftriaxon thế nào cho người lớn?",
+        "uong metformin the nao",
+        "truyền vancomycin bao lâu",
+    ],
+)
+def test_a_section_phrase_split_by_the_drugs_name_is_read_whole(question: str) -> None:
+    assert understand(question).attribute == "lieu_luong_va_cach_dung"
+
+
+def test_a_name_cut_out_never_joins_other_words_into_a_phrase() -> None:
+    # "nồng độ thuốc" is no "do thuốc" (whether the drug caused it): diacritics are kept.
+    frame = understand("BN dùng phenytoin, theo dõi nồng độ thuốc trong máu, đích bao nhiêu?")
+    assert frame.attribute != "tac_dung_khong_mong_muon"
