@@ -114,6 +114,12 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
     shape = shape_of(frame)
     lead_of = shape.lead if shape is not None else lead_sentences
     lead = [] if not_named else lead_of(frame, shown, in_focus)
+    kept = shape.kept(frame, shown) if shape is not None and shape.kept else set()
+    if kept and not lead:
+        # What the shape keeps in view is in view, ahead of what is folded.
+        for c, block in zip(shown, blocks, strict=True):
+            block.collapsed = block.collapsed and c.chunk_id not in kept
+        blocks.sort(key=lambda b: b.collapsed)
     if lead:
         # The answering sentences first; the paragraphs they come from one click away (a
         # dose band's or an antidote's paragraph stays in view: its frequency, maximum and
@@ -122,7 +128,6 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
             frame.attribute in (SectionKey.LIEU_LUONG_VA_CACH_DUNG, SectionKey.QUA_LIEU_VA_XU_TRI)
             and frame.turn_type != TurnType.INTERACTION
         )
-        kept = shape.kept(frame, shown) if shape is not None and shape.kept else set()
         for c, block in zip(shown, blocks, strict=True):
             block.collapsed = c.chunk_id not in kept and (block.collapsed or not dose)
         # What the shape keeps in view comes right under the lead, ahead of what is folded.

@@ -3,6 +3,7 @@
 import pytest
 
 from answering.red_flags import EMERGENCY, FIRST_LINES, POISONING, SELF_HARM, red_flag
+from answering.delivery import delivery
 from answering.turn import answer_turn
 from corpus.models import RedFlag
 
@@ -84,3 +85,20 @@ def test_an_emergency_that_followed_the_drug_is_answered_from_its_adr_management
     assert result.blocks[0].claims[0][0] == FIRST_LINES[EMERGENCY]
     assert result.frame.attribute == "huong_dan_cach_xu_tri_adr"
     assert "lieu_luong_va_cach_dung" not in {c.section_key for c in result.citations}
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("BN uống quá liều lorazepam, lơ mơ, thở chậm. Xử trí thế nào?", "uống than hoạt"),
+        (
+            "quá liều phenytoin, rung giật nhãn cầu, mất điều phối. Có thuốc giải độc ko?",
+            "Không có thuốc giải độc đặc hiệu",
+        ),
+    ],
+)
+def test_an_overdose_shows_what_to_do_not_only_its_symptoms(question: str, line: str) -> None:
+    # The question names the symptoms, the book's "*Xử trí:*" paragraph says what to do.
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute == "qua_lieu_va_xu_tri"
+    assert delivery(result, line).before_collapsed
