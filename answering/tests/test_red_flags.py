@@ -2,8 +2,8 @@
 
 import pytest
 
-from answering.red_flags import EMERGENCY, FIRST_LINES, POISONING, SELF_HARM, red_flag
 from answering.delivery import delivery
+from answering.red_flags import EMERGENCY, FIRST_LINES, POISONING, SELF_HARM, red_flag
 from answering.turn import answer_turn
 from corpus.models import RedFlag
 
