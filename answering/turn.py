@@ -29,6 +29,7 @@ from answering.results import (
     quarantine_notice,
 )
 from answering.shapes.arbiter import choose
+from corpus.catalog_models import turn_stamps
 from corpus.text import clean_input
 from retrieval.evidence import Outcome
 from retrieval.frame import QueryFrame
@@ -76,7 +77,7 @@ def answer_turn(
     claimed_scope: str = "human",
 ) -> TurnResult:
     """Answer one turn. `history` is the earlier questions, `prior` the last turn's frame."""
-    with one_turn():
+    with one_turn(turn_stamps):
         result = with_red_flag(_answer(question, history, prior, provider, claimed_scope))
     TURNS.labels(result.decision, result.reason).inc()
     if result.decision == Outcome.CLARIFY:

@@ -36,7 +36,10 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
     masked = mask_personal_numbers(clean_input(question or ""))
     # A question over the limit is refused; the audit keeps its start, not megabytes.
     stored = masked if len(masked) <= MAX_QUESTION_CHARS else masked[:MAX_QUESTION_CHARS] + "…"
-    earlier = list(conversation.turns.order_by("-order")[:HISTORY_TURNS])
+    # What the answering layer reads of the earlier turns, not their answers' blocks (the
+    # conversation's id too: the related manager reads it on each row it returns).
+    fields = ("conversation", "question", "frame", "decision")
+    earlier = list(conversation.turns.only(*fields).order_by("-order")[:HISTORY_TURNS])
     history = [t.question for t in reversed(earlier)]
     started = time.perf_counter()
     last = earlier[0] if earlier else None

@@ -178,7 +178,10 @@ def ask(request: ChatRequest, pk: int | None = None) -> HttpResponse:
         conv = get_object_or_404(Conversation, pk=pk, user=request.user)
     turn = ask_in_conversation(conv, request.POST.get("question", ""))
     if request.htmx:
-        html: str = render_to_string("chat/conversation.html#turn", {"turn": turn}, request=request)
+        # A turn made by this request has no feedback yet: no query for it.
+        html: str = render_to_string(
+            "chat/conversation.html#turn", {"turn": turn, "new_turn": True}, request=request
+        )
         oob = {**_context(request, conv), "oob": True} if turn.order == 1 or pk is None else {}
         if turn.order == 1:
             # The first turn names the conversation: its entry in the list says so at once.

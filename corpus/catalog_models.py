@@ -72,6 +72,19 @@ def catalog_stamp() -> int:
     return int(row[0]) if row else 0
 
 
+def turn_stamps() -> dict[str, str]:
+    """Both versions a turn checks, the name tables' (`catalog_stamp`) and the chunks'
+    (`ChunkStamp`), in one round trip: `retrieval.turn_cache` names them "catalog" and
+    "chunks"."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT (SELECT version FROM corpus_catalogstamp WHERE id = 1), "
+            "(SELECT version FROM corpus_chunkstamp WHERE id = 1)"
+        )
+        catalog, chunks = cursor.fetchone()
+    return {"catalog": str(int(catalog or 0)), "chunks": str(chunks or 0)}
+
+
 class Abbreviation(models.Model):
     """A ward abbreviation a pharmacist added, with the words the book prints ("THA" →
     "tăng huyết áp"); understanding reads the question with it written out. Ingest never

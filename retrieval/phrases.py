@@ -53,6 +53,8 @@ def match_table(text: str, table: Table) -> list[PhraseMatch]:
     typed = typed_words(text)
     candidates = []
     for pattern, phrase, key, spelled in table:
+        if phrase not in folded:  # the pattern is the phrase within word bounds
+            continue
         for m in pattern.finditer(folded):
             first = folded.count(" ", 0, m.start())
             span = typed[first : first + len(spelled)]

@@ -16,8 +16,9 @@ _turn: ContextVar[dict[str, object] | None] = ContextVar("turn_versions", defaul
 
 
 @contextmanager
-def one_turn() -> Iterator[None]:
-    token = _turn.set({})
+def one_turn(first: Callable[[], dict[str, object]] | None = None) -> Iterator[None]:
+    """`first()`: versions read together as the turn starts (one query for several)."""
+    token = _turn.set(first() if first else {})
     try:
         yield
     finally:
