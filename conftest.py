@@ -1,18 +1,14 @@
 """Shared fixtures: the real shared corpus loaded once into the real test database."""
 
 import csv
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
-CORPUS_DIR = Path(
-    os.environ.get(
-        "DUOCTHU_TEST_CORPUS", settings.BASE_DIR.parent / "shared" / "corpus" / "duocthu-2018"
-    )
-)
+from duocthu.testdb import corpus_path, load_corpus
+
+CORPUS_DIR = corpus_path()
 
 
 @pytest.fixture(scope="session")
@@ -20,17 +16,6 @@ def corpus_dir() -> Path:
     if not (CORPUS_DIR / "manifest.csv").exists():
         pytest.fail(f"The shared corpus is missing at {CORPUS_DIR}; tests need it.")
     return CORPUS_DIR
-
-
-def _load_corpus(corpus_dir: Path) -> None:
-    from corpus.access import ensure_reviewer_group
-    from corpus.ingest import ingest_formulary
-    from corpus.jobs import embed_chunks
-
-    settings.RUN_JOBS_INLINE = False
-    ingest_formulary(corpus_dir)
-    embed_chunks()
-    ensure_reviewer_group()
 
 
 @pytest.fixture(scope="session")
@@ -42,8 +27,9 @@ def django_db_modify_db_settings(  # type: ignore[no-untyped-def]
     corpus_dir,
     tmp_path_factory,
 ):
-    """Under xdist, each worker's database is a copy of one loaded once (duocthu/testdb.py);
-    with --reuse-db each worker keeps and reloads its own."""
+    """Under xdist, each worker's database is a copy of one loaded once (duocthu/testdb.py:
+    the controller starts loading it while the workers start and collect); with --reuse-db
+    each worker keeps and reloads its own."""
     from duocthu.testdb import database_from_template
 
     worker = getattr(request.config, "workerinput", {}).get("workerid")
@@ -52,7 +38,7 @@ def django_db_modify_db_settings(  # type: ignore[no-untyped-def]
         return
     shared = tmp_path_factory.getbasetemp().parent
     with django_db_blocker.unblock():
-        with database_from_template(worker, shared, lambda: _load_corpus(corpus_dir)):
+        with database_from_template(worker, shared, lambda: load_corpus(corpus_dir)):
             with django_db_blocker.block():
                 yield
 
@@ -64,7 +50,7 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
     if connection.settings_dict["TEST"].get("TEMPLATE"):
         return  # created from the loaded template
     with django_db_blocker.unblock():
-        _load_corpus(corpus_dir)
+        load_corpus(corpus_dir)
 
 
 # The longest-running test files (CPU of the whole suite, self and child processes), started
