@@ -36,7 +36,7 @@ def _env(database_url: str, port: int, tmp_path: Path) -> dict[str, str]:
         "DUOCTHU_METRICS_DIR": str(tmp_path / "prometheus"),
         "TRUSTED_PROXY_COUNT": "1",
         "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": "2",
+        "WEB_CONCURRENCY": "1",  # one worker is all these requests need
         "WEB_THREADS": "1",
         "PYTHON": sys.executable,
     }
