@@ -6,7 +6,7 @@ checks a version before trusting itself. Inside one turn (`one_turn()`, entered 
 edits a table and asks again — on every use.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
@@ -16,9 +16,9 @@ _turn: ContextVar[dict[str, object] | None] = ContextVar("turn_versions", defaul
 
 
 @contextmanager
-def one_turn(first: Callable[[], dict[str, object]] | None = None) -> Iterator[None]:
+def one_turn(first: Callable[[], Mapping[str, object]] | None = None) -> Iterator[None]:
     """`first()`: versions read together as the turn starts (one query for several)."""
-    token = _turn.set(first() if first else {})
+    token = _turn.set(dict(first()) if first else {})
     try:
         yield
     finally:
