@@ -48,9 +48,17 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
     elapsed = (time.perf_counter() - started) * 1000
     payload = result.as_dict()
     with transaction.atomic():
-        # Two questions sent at once into one conversation: the row lock makes the second
-        # wait for the first's commit, so it takes the next order instead of a duplicate.
-        Conversation.objects.select_for_update().only("id").get(pk=conversation.pk)
+        # Two questions sent at once into one conversation: the first's UPDATE locks the row,
+        # so the second waits for its commit and takes the next order instead of a duplicate
+        # (the lock and the conversation's own update are one statement).
+        conversation.updated_at = timezone.now()
+        if not conversation.title:
+            conversation.title = masked.strip()[:80] or "Hội thoại mới"
+        moved = Conversation.objects.filter(pk=conversation.pk).update(
+            updated_at=conversation.updated_at, title=conversation.title
+        )
+        if not moved:
+            raise Conversation.DoesNotExist(f"conversation {conversation.pk} is gone")
         latest = conversation.turns.order_by("-order").values_list("order", flat=True).first()
         order = (latest or 0) + 1
         turn = Turn.objects.create(
@@ -71,8 +79,4 @@ def ask_in_conversation(conversation: Conversation, question: str) -> Turn:
             drug_ids=list(result.frame.drugs),
             server_ms=elapsed,
         )
-        conversation.updated_at = timezone.now()
-        if not conversation.title:
-            conversation.title = masked.strip()[:80] or "Hội thoại mới"
-        conversation.save(update_fields=["updated_at", "title"])
     return turn
