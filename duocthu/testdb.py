@@ -72,6 +72,15 @@ def load_corpus(corpus_dir: Path) -> None:
         for _, definition in hnsw:
             cursor.execute(definition)
     ensure_reviewer_group()
+    # What every worker and every server a test starts would build again from this book:
+    # the ranked index's scores (stored by their text under RANKED_INDEX_DIR: in a clean
+    # clone both workers scored it at once) and the name catalog (stored in the database,
+    # so each worker's copy of the template starts with it).
+    from retrieval.catalog import get_resolver
+    from retrieval.ranked import get_index
+
+    get_index()
+    get_resolver()
 
 
 _prebuild: threading.Thread | None = None
@@ -98,8 +107,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     def build() -> None:
         # The ingest's on-commit job finds no Redis (its warning says so; load_corpus embeds
-        # right after): not printed on the controller's terminal, as a worker captures it.
-        logging.getLogger("duocthu.jobs").setLevel(logging.ERROR)
+        # right after), the catalog says it was built: not printed on the controller's
+        # terminal, as a worker captures them.
+        logging.getLogger("duocthu").setLevel(logging.ERROR)
         with blocker.unblock(), _locked(shared / f"{template}.lock"):
             users = shared / f"{template}.users.json"
             if not users.exists():
