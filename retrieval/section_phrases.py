@@ -97,6 +97,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "dùng để điều trị",
         "trị bệnh gì",
         "dùng để làm gì",
+        "để làm gì",
         "có tác dụng gì",
         "tác dụng gì",
         "trị gì",

@@ -299,3 +299,16 @@ def test_a_name_cut_out_never_joins_other_words_into_a_phrase() -> None:
     # "nồng độ thuốc" is no "do thuốc" (whether the drug caused it): diacritics are kept.
     frame = understand("BN dùng phenytoin, theo dõi nồng độ thuốc trong máu, đích bao nhiêu?")
     assert frame.attribute != "tac_dung_khong_mong_muon"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "mesna truyền kèm ifosfamid để làm gì?",
+        "BN có thai 32 tuần tiêm dexamethason để làm gì?",
+        "acetylcystein uong de lam gi",
+    ],
+)
+def test_what_it_is_given_for_is_the_indication(question: str) -> None:
+    # "để làm gì", whatever population is said with it (a pregnancy's week is not asked).
+    assert understand(question).attribute == "chi_dinh"
