@@ -8,10 +8,10 @@ from dataclasses import replace
 
 from corpus.sections import SectionKey
 from corpus.text import folded_phrase, typed_words, words
-from retrieval.evidence import Evidence, unique_evidence
+from retrieval.evidence import Evidence
 from retrieval.frame import QueryFrame
 from retrieval.ranked import Situation, coverage, names_situation, section_evidence, situation_of
-from retrieval.retrieved import Retrieved, from_decision
+from retrieval.retrieved import Retrieved, ahead_of
 from retrieval.searches import section
 from retrieval.section_phrases import NAMED_EFFECTS
 from retrieval.situations import condition_phrases
@@ -68,9 +68,4 @@ def symptom(frame: QueryFrame, question: str) -> Retrieved:
     words)."""
     asked = section(frame, question)
     named = naming_paragraphs(frame.drugs[0], symptom_of(frame)) if frame.drugs else []
-    if not named:
-        return asked
-    decided = from_decision(asked.frame, unique_evidence(named + list(asked.evidence)))
-    return replace(
-        asked, evidence=decided.evidence, decision=decided.decision, reason=decided.reason
-    )
+    return ahead_of(asked, named)

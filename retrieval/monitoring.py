@@ -3,14 +3,12 @@ of the cautions, answered wherever the book says it — Thận trọng, the ADR 
 dose section ("nhất thiết phải theo dõi INR"). The paragraphs that tell a monitoring step
 come first, those saying more of what the question names ("men gan", "điện giải") first."""
 
-from dataclasses import replace
-
 from corpus.sections import SectionKey
 from corpus.text import folded_phrase
-from retrieval.evidence import Evidence, unique_evidence
+from retrieval.evidence import Evidence
 from retrieval.frame import QueryFrame
 from retrieval.ranked import Situation, coverage, section_evidence, situation_of
-from retrieval.retrieved import Retrieved, from_decision
+from retrieval.retrieved import Retrieved, ahead_of
 from retrieval.searches import section
 
 MONITOR_SECTIONS = (
@@ -49,9 +47,4 @@ def monitoring_paragraphs(drug_id: str, said: Situation) -> list[Evidence]:
 def monitoring(frame: QueryFrame, question: str) -> Retrieved:
     asked = section(frame, question)
     named = monitoring_paragraphs(frame.drugs[0], what_is_monitored(frame)) if frame.drugs else []
-    if not named:
-        return asked
-    decided = from_decision(asked.frame, unique_evidence(named + list(asked.evidence)))
-    return replace(
-        asked, evidence=decided.evidence, decision=decided.decision, reason=decided.reason
-    )
+    return ahead_of(asked, named)

@@ -4,9 +4,9 @@ The frame is read, never changed: what retrieval decided (the drugs a reverse lo
 the section a condition sits in, the bands to ask back with) comes back as `Retrieved.frame`.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide
+from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.floor import FloorLine
 from retrieval.frame import QueryFrame
 from retrieval.ranked import Situation
@@ -38,6 +38,17 @@ def from_decision(
     answered = verdict.decision == Outcome.ANSWER
     return Retrieved(
         frame, evidence, verdict.decision, reason if answered and reason else verdict.reason
+    )
+
+
+def ahead_of(asked: Retrieved, first: list[Evidence]) -> Retrieved:
+    """A search's result with other paragraphs ahead of its own, decided again by the one
+    evidence policy; the rest of what it found (quick replies, near misses) kept."""
+    if not first:
+        return asked
+    decided = from_decision(asked.frame, unique_evidence(first + list(asked.evidence)))
+    return replace(
+        asked, evidence=decided.evidence, decision=decided.decision, reason=decided.reason
     )
 
 
