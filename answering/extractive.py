@@ -162,8 +162,11 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
     if flagged:
         blocks.append(notice_block(flagged))
         lines.append(notice_text(flagged))
-    for block in safety_blocks(retrieved, citations):
-        blocks.append(block)
+    # The patient's own context (a medicine taken, a disease, a pregnancy) read against each
+    # drug listed: in view under the list, ahead of the folded paragraphs.
+    at = first_collapsed(blocks)
+    for n, block in enumerate(safety_blocks(retrieved, citations)):
+        blocks.insert(at + n, block)
         lines += [text + "".join(f" [{i}]" for i in cited) for text, cited in block.claims]
     if retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:
         display = get_resolver().display

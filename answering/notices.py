@@ -3,10 +3,15 @@ patient's case, and the names in the question that no loaded monograph answers f
 
 from collections.abc import Sequence
 
+from answering.leads import units
+from answering.ranking import prints_phrase
 from answering.results import AnswerBlock, BlockKind, Citation, did_you_mean
 from corpus.sections import SectionKey
+from corpus.text import words
 from retrieval.catalog import get_resolver
+from retrieval.evidence import SafetyFinding
 from retrieval.frame import QueryFrame, TurnType
+from retrieval.pairs import names_printed_for
 from retrieval.phrases import routes
 from retrieval.retrieve import Retrieved
 
@@ -16,42 +21,93 @@ _FACETS = {
     "pregnancy": "dùng khi mang thai",
     "breastfeeding": "dùng khi cho con bú",
 }
+# What a facet searched, for the line saying it found nothing there.
+_SEARCHED = {
+    "interaction": "mục Tương tác thuốc không có câu nào nêu {query} (theo tên hay theo nhóm)",
+    "warning": "mục Chống chỉ định và Thận trọng không có câu nào nêu «{query}»",
+    "pregnancy": "chuyên luận không có mục Thời kỳ mang thai",
+    "breastfeeding": "chuyên luận không có mục Thời kỳ cho con bú",
+}
+
+
+# The sentences of a passage naming the patient's medicine or condition shown in view.
+NAMING_SENTENCES = 2
+
+
+def _naming_line(
+    finding: SafetyFinding, by_chunk: dict[int, Citation]
+) -> tuple[str, Citation] | None:
+    """The first sentence of the cited passages that names the patient's medicine (by a name
+    the book prints for it, or the class word that found it) or condition: what a pharmacist
+    reads out, in view, rather than a pointer to the passage."""
+    if finding.facet == "interaction":
+        named = [*names_printed_for(finding.query), *([finding.via] if finding.via else [])]
+    elif finding.facet == "warning":
+        named = [finding.query]
+    else:
+        return None
+    phrases = [" ".join(words(n)) for n in named if words(n)]
+    for e in finding.evidence:
+        c = by_chunk.get(e.chunk_id)
+        if c is None or c.quarantined:
+            continue
+        said = [u.bare for u in units(c.text) if prints_phrase(u.bare, phrases)]
+        if said:
+            # Two sentences at most: the book's conclusion often follows its finding
+            # ("… tăng nhẹ tác dụng chống đông của coumarin … nên paracetamol được ưa dùng hơn").
+            return " ".join(said[:NAMING_SENTENCES]), c
+    return None
 
 
 def safety_blocks(retrieved: Retrieved, citations: Sequence[Citation]) -> list[AnswerBlock]:
-    """One line per indicated drug and facet: the cited passages, or that the book names none."""
+    """One line per indicated drug and facet the book speaks to: the sentence naming the
+    patient's medicine or condition (its passage cited); then, one line per facet, the drugs
+    whose searched sections name none (never "safe")."""
     display = get_resolver().display
     index = {c.chunk_id: c.index for c in citations}
+    by_chunk = {c.chunk_id: c for c in citations}
     blocks = []
+    unnamed: dict[tuple[str, str], list[str]] = {}
     for finding in retrieved.safety:
-        facet = _FACETS[finding.facet].format(query=display.get(finding.query, finding.query))
+        query = display.get(finding.query, finding.query)
+        facet = _FACETS[finding.facet].format(query=query)
         name = display.get(finding.drug_id, finding.drug_id)
         cited = [index[e.chunk_id] for e in finding.evidence if e.chunk_id in index]
-        if cited and finding.via:
+        if not cited:
+            unnamed.setdefault((finding.facet, query), []).append(finding.drug_id)
+            continue
+        line = _naming_line(finding, by_chunk)
+        if line is not None:
+            via = f" (sách gọi theo nhóm «{finding.via}»)" if finding.via else ""
+            text = f"{name} · {facet}{via}: {line[0]}"
+            cited = [line[1].index, *(i for i in cited if i != line[1].index)]
+        elif finding.via:
             # The monograph names the class, not the medicine: say which words it used.
             text = (
                 f"{name}: Dược thư có nêu về {facet}, gọi theo nhóm «{finding.via}» "
                 "— xem đoạn trích."
             )
-        elif cited:
-            text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
         else:
-            text = (
-                f"{name}: Dược thư không nêu về {facet}; chưa đủ bằng chứng, "
-                "không có nghĩa là an toàn."
-            )
-        blocks.append(
-            AnswerBlock(
-                f"Theo bối cảnh người bệnh · {name}",
-                BlockKind.WARNING,
-                SectionKey.TUONG_TAC_THUOC
-                if finding.facet == "interaction"
-                else SectionKey.CHONG_CHI_DINH,
-                finding.drug_id,
-                [(text, cited)],
-            )
+            text = f"{name}: Dược thư có nêu về {facet} — xem đoạn trích."
+        blocks.append(_safety_block(finding.facet, finding.drug_id, name, text, cited))
+    for (facet_key, query), drug_ids in unnamed.items():
+        # Said of what was searched, never of the whole book (another section may name it).
+        names = ", ".join(display.get(d, d) for d in drug_ids)
+        text = f"{names}: {_SEARCHED[facet_key].format(query=query)}; " + (
+            "chưa đủ bằng chứng, không có nghĩa là an toàn."
         )
+        blocks.append(_safety_block(facet_key, drug_ids[0], names, text, []))
     return blocks
+
+
+def _safety_block(facet: str, drug_id: str, name: str, text: str, cited: list[int]) -> AnswerBlock:
+    return AnswerBlock(
+        f"Theo bối cảnh người bệnh · {name}",
+        BlockKind.WARNING,
+        SectionKey.TUONG_TAC_THUOC if facet == "interaction" else SectionKey.CHONG_CHI_DINH,
+        drug_id,
+        [(text, cited)],
+    )
 
 
 def not_found_blocks(frame: QueryFrame) -> tuple[AnswerBlock | None, AnswerBlock | None]:

@@ -158,11 +158,13 @@ def asking_sentences(question: str) -> str:
     return "".join(told[n - 1 : n + 1]) if not said and n > 0 else told[n]
 
 
-def condition_to_drug(frame: QueryFrame, question: str) -> QueryFrame | None:
+def condition_to_drug(
+    frame: QueryFrame, question: str, taken: tuple[str, ...] = ()
+) -> QueryFrame | None:
     """ "Thuốc nào trị …": the condition as the indication looked for, from the sentence that
-    asks, or None."""
+    asks, or None; the medicines the patient takes (`taken`) are no part of it."""
     asked = asking_sentences(question)
-    condition = without_cue(condition_words(asked, (), drop_populations=True), "asking")
+    condition = without_cue(condition_words(asked, taken, drop_populations=True), "asking")
     if not condition:
         return None
     return as_relation(frame, "indication", condition, unknown_drugs=())
@@ -179,6 +181,8 @@ class Reading:
     current: tuple[str, ...]  # the drugs the patient already takes ("đang dùng warfarin")
     yes_no: bool
     paired: bool  # two drugs said together ("dùng với", "+")
+    # The medicines the patient takes that no monograph here answers for ("đang uống lithi").
+    current_unknown: tuple[str, ...] = ()
 
     @property
     def drugs(self) -> tuple[str, ...]:
@@ -276,6 +280,7 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
         resolution=resolution,
         frame=_poisoned_first(frame, resolution, folded, paired),
         current=current_medicines(folded, resolution.spans),
+        current_unknown=current_medicines(folded, [(fold(u), u) for u in unknown]),
         yes_no=bool(YES_NO.search(folded)),
         paired=paired,
     )

@@ -78,13 +78,16 @@ CLASSES: tuple[DrugClass, ...] = (
         ("kênh calci",),
         ("thuốc chẹn kênh calci", "chẹn kênh calci", "đối kháng kênh calci"),
     ),
-    DrugClass("thuốc lợi tiểu quai", ("C03C",), ("lợi tiểu quai",), ("lợi tiểu quai",)),
+    # The book says "lợi niệu" as often as "lợi tiểu" ("Các thuốc lợi niệu giữ kali có thể …").
+    DrugClass(
+        "thuốc lợi tiểu quai", ("C03C",), ("lợi tiểu quai",), ("lợi tiểu quai", "lợi niệu quai")
+    ),
     DrugClass("thuốc lợi tiểu thiazid", ("C03A", "C03B"), ("thiazid",), ("thiazid",)),
     DrugClass(
         "thuốc lợi tiểu giữ kali",
         ("C03D",),
         ("giữ kali",),
-        ("lợi tiểu giữ kali", "thuốc giữ kali"),
+        ("lợi tiểu giữ kali", "lợi niệu giữ kali", "thuốc giữ kali"),
     ),
     DrugClass(
         "thuốc chống viêm không steroid",

@@ -35,12 +35,15 @@ def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]
     phrasing that found them, "" when a name did. A chunk is selected only when it names the
     medicine or its class, never as a whole section."""
     hits: list[Evidence] = []
-    for name in names_printed_for(other):
+    # A medicine no monograph here answers for ("lithi"): the name as typed, and the monograph
+    # names the book's index gives it.
+    loaded = other in get_resolver().display
+    for name in names_printed_for(other) if loaded else unloaded_names(other):
         hits += find_condition_in_sections(drug_id, name, [SectionKey.TUONG_TAC_THUOC])
     if hits:
         return unique_evidence(hits), ""
     via = ""
-    for _, word in class_words(other):
+    for _, word in class_words(other) if loaded else ():
         found = find_condition_in_sections(drug_id, word, [SectionKey.TUONG_TAC_THUOC])
         if found and not via:
             via = word

@@ -27,8 +27,14 @@ _RELATION_SECTIONS = (None, SectionKey.CHI_DINH, SectionKey.LOAI_THUOC, *PATIENT
 def recognise(reading: Reading) -> list[Candidate]:
     frame, question, resolution = reading.frame, reading.question, reading.resolution
     drugs, section = reading.drugs, reading.section
+    # The medicines the patient takes that no monograph here answers for ("đang uống lithi"):
+    # no part of the condition, and read against each drug listed.
+    taken = reading.current_unknown
+    unknown = [u for u in resolution.unknown if u not in taken]
+    not_loaded = [u for u in resolution.not_loaded if u not in taken]
+    asks = reading.says("which_drug_strict") or asks_for_a_drug(reading.folded)
     found = []
-    if drugs and set(drugs) <= set(reading.current) and reading.says("which_drug_strict"):
+    if drugs and set(drugs) <= set(reading.current) and asks:
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
         # medicines, the question is which drug treats the condition.
         condition = condition_words(question, reading.names, drop_populations=True)
@@ -52,35 +58,41 @@ def recognise(reading: Reading) -> list[Candidate]:
         # "Có thuốc nào trị nấm candida không?": the foreign word names the condition. A
         # pregnancy or breast-feeding said with it is the patient's, for the safety lines.
         # "Những thuốc nào có chỉ định điều trị động kinh?": the section word is the relation.
-        reverse = condition_to_drug(frame, question)
+        reverse = condition_to_drug(frame, question, taken)
         if reverse is not None:
-            patient = patient_context((), frame.population)
+            patient = patient_context(taken, frame.population)
             found.append(candidate(NAME, 88, replace(reverse, patient=patient)))
     if (
         not drugs
         and section is None
         and reading.says("which_drug", "treat")
-        and all(get_resolver().mentioned_in_book(u) for u in resolution.unknown)
-        and not resolution.not_loaded
+        and all(get_resolver().mentioned_in_book(u) for u in unknown)
+        and not not_loaded
     ):
         # "methemoglobin huyết điều trị bằng thuốc gì": a word the book uses is the condition.
-        reverse = condition_to_drug(frame, question)
+        reverse = condition_to_drug(frame, question, taken)
         if reverse is not None:
-            found.append(candidate(NAME, 87, reverse))
+            patient = patient_context(taken, frame.population)
+            found.append(candidate(NAME, 87, replace(reverse, patient=patient)))
     if (
         not drugs
         and asks_for_a_drug(reading.folded)
         and not reading.says("what_is_strict", "causes", "contraindicated_in")
         and section not in (SectionKey.CHONG_CHI_DINH, SectionKey.TAC_DUNG_KHONG_MONG_MUON)
-        and all(get_resolver().mentioned_in_book(u) for u in resolution.unknown)
+        and all(get_resolver().mentioned_in_book(u) for u in unknown)
     ):
         # "BN hóa trị ifosfamid liều cao, dùng thuốc gì dự phòng …", "có thuốc bôi tại chỗ
         # nào giảm đau": asked for a drug in an open wording, whatever section word is said
         # in passing ("liều cao", "hấp thu"); a word the book uses, or a drug it lacks
         # ("đang thải sắt bằng desferal"), may be the context.
-        reverse = condition_to_drug(frame, question)
+        reverse = condition_to_drug(frame, question, taken)
         if reverse is not None:
-            found.append(candidate(NAME, 86, replace(reverse, attribute=SectionKey.CHI_DINH)))
+            patient = patient_context(taken, frame.population)
+            found.append(
+                candidate(
+                    NAME, 86, replace(reverse, attribute=SectionKey.CHI_DINH, patient=patient)
+                )
+            )
     if reading.says("contraindicated_in") and not drugs:
         condition = condition_words(question, ())
         found.append(candidate(NAME, 75, as_relation(frame, "contraindication", condition)))

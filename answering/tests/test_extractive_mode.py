@@ -4,6 +4,7 @@ import pytest
 
 from answering.results import DISCLAIMER, MAX_QUESTION_CHARS
 from answering.turn import answer_turn
+from retrieval.catalog import get_resolver
 
 pytestmark = pytest.mark.django_db
 
@@ -168,17 +169,50 @@ def test_a_patient_case_lists_indicated_drugs_with_per_facet_safety_evidence() -
     safety = [b for b in result.blocks if b.title.startswith("Theo bối cảnh người bệnh")]
     assert safety and all(b.kind == "warning" for b in safety)
     texts = [b.claims[0] for b in safety]
-    found = [(t, c) for t, c in texts if "có nêu về tương tác với WARFARIN" in t]
-    missing = [(t, c) for t, c in texts if "không nêu về tương tác với WARFARIN" in t]
-    assert found and all(c for _, c in found)  # a finding cites the interaction passage
-    assert all("không có nghĩa là an toàn" in t and not c for t, c in missing)
-    cited = {c.chunk_id: c for c in result.citations}
+    found = [(t, c) for t, c in texts if c]
+    missing = [(t, c) for t, c in texts if not c]
+    assert found  # a finding cites the interaction passage
+    # Said of what was searched, never "Dược thư không nêu" of the whole book.
+    assert all(
+        "không có câu nào nêu WARFARIN" in t and "không có nghĩa là an toàn" in t
+        for t, _ in missing
+    )
+    assert not any("Dược thư không nêu" in t for t, _ in texts)
+    first_folded = next(n for n, b in enumerate(result.blocks) if b.collapsed)
+    assert all(result.blocks.index(b) < first_folded for b in safety)  # in view, under the list
     for text, indices in found:
         assert all(result.citations[i - 1].section_key == "tuong_tac_thuoc" for i in indices)
-        # The cited passage names warfarin, or the class word the line says it was found by.
-        named = text.split("gọi theo nhóm «", 1)[1].split("»")[0] if "«" in text else "warfarin"
-        assert all(named in result.citations[i - 1].text.lower() for i in indices)
-    assert cited
+        # The line quotes the passage's sentence naming warfarin, or the class word it says.
+        quoted = text.split(": ", 1)[1]
+        named = text.split("nhóm «", 1)[1].split("»")[0] if "nhóm «" in text else "warfarin"
+        assert named in quoted.lower()
+        assert " ".join(quoted.split()) in " ".join(result.citations[indices[0] - 1].text.split())
+
+
+def test_a_patients_medicine_is_read_against_each_drug_listed_in_view() -> None:
+    # Any wording of the ask ("thuốc giảm đau gì"), and a medicine no monograph here answers
+    # for ("lithi"): the lines naming it, in view, never the condition's words.
+    pain = ask("BN đang dùng warfarin bị đau răng, dùng thuốc giảm đau gì?")
+    assert pain.frame.turn_type == "condition_to_drug"
+    assert pain.frame.patient.current_medicines == ("warfarin",)
+    lithium = ask("BN đang uống lithi, bị phù, dùng thuốc lợi tiểu nào?")
+    assert lithium.frame.patient.current_medicines == ("lithi",)
+    assert "lithi" not in (lithium.frame.condition or "")
+    for result, medicine in ((pain, "warfarin"), (lithium, "lithi")):
+        first_folded = next(n for n, b in enumerate(result.blocks) if b.collapsed)
+        shown = [
+            t
+            for b in result.blocks[:first_folded]
+            if b.title.startswith("Theo bối cảnh người bệnh")
+            for t, c in b.claims
+            if c
+        ]
+        assert shown and all(medicine in t.split(": ", 1)[1].lower() for t in shown)
+    # "khi nào uống lại" asks when, not which drug: the patient's own medicine answers.
+    when = ask(
+        "bn đang uống Glucophage XR, mai chụp CT có tiêm thuốc cản quang, ngưng trước bao lâu, khi nào uống lại?"
+    )
+    assert when.frame.turn_type != "condition_to_drug" and "metformin" in when.frame.drugs
 
 
 def test_a_breastfeeding_patient_gets_the_breastfeeding_facet_from_the_book() -> None:
@@ -191,10 +225,13 @@ def test_a_breastfeeding_patient_gets_the_breastfeeding_facet_from_the_book() ->
         for text, cited in b.claims
         if "cho con bú" in text
     ]
-    assert len(lines) == len(result.frame.drugs)  # one breastfeeding line per indicated drug
+    # Every indicated drug is answered for: its own cited line, or named in the one line of
+    # the drugs whose breastfeeding section is missing.
+    display = get_resolver().display
+    assert all(any(display[d] in t for t, _ in lines) for d in result.frame.drugs)
     for text, cited in lines:
         if cited:
-            assert "có nêu về dùng khi cho con bú" in text
+            assert "dùng khi cho con bú" in text
             assert {result.citations[i - 1].section_key for i in cited} == {"thoi_ky_cho_con_bu"}
         else:
             assert "không có nghĩa là an toàn" in text
