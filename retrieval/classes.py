@@ -102,7 +102,8 @@ CLASSES: tuple[DrugClass, ...] = (
         ("corticosteroid", "glucocorticoid"),
         ("corticosteroid", "corticoid", "glucocorticoid"),
     ),
-    DrugClass("aminoglycosid", ("J01G",), ("aminoglycosid",), ("aminoglycosid",)),
+    # "aminosid" is the book's other spelling ("không được trộn chung cùng bơm tiêm với aminosid").
+    DrugClass("aminoglycosid", ("J01G",), ("aminoglycosid",), ("aminoglycosid", "aminosid")),
     DrugClass("quinolon", ("J01M",), ("quinolon",), ("fluoroquinolon", "quinolon")),
     DrugClass("macrolid", ("J01FA",), ("macrolid",), ("macrolid",)),
     DrugClass("penicilin", ("J01C",), ("penicilin",), ("penicilin",)),

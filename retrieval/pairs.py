@@ -29,22 +29,25 @@ def unloaded_names(typed: str) -> list[str]:
     return list(dict.fromkeys([typed, *(i.replace("_", " ") for i in sorted(ids))]))
 
 
-def interaction_evidence(drug_id: str, other: str) -> tuple[list[Evidence], str]:
-    """The interaction chunks of `drug_id` that name `other`: by its own names, else by the
-    words the book uses for its class ("coumarin" for warfarin). The second value is the class
-    phrasing that found them, "" when a name did. A chunk is selected only when it names the
-    medicine or its class, never as a whole section."""
+def interaction_evidence(
+    drug_id: str, other: str, sections: Sequence[str] = (SectionKey.TUONG_TAC_THUOC,)
+) -> tuple[list[Evidence], str]:
+    """The interaction chunks of `drug_id` (or those of other `sections`: Tương kỵ for a
+    mixing question) that name `other`: by its own names, else by the words the book uses for
+    its class ("coumarin" for warfarin). The second value is the class phrasing that found
+    them, "" when a name did. A chunk is selected only when it names the medicine or its
+    class, never as a whole section."""
     hits: list[Evidence] = []
     # A medicine no monograph here answers for ("lithi"): the name as typed, and the monograph
     # names the book's index gives it.
     loaded = other in get_resolver().display
     for name in names_printed_for(other) if loaded else unloaded_names(other):
-        hits += find_condition_in_sections(drug_id, name, [SectionKey.TUONG_TAC_THUOC])
+        hits += find_condition_in_sections(drug_id, name, sections)
     if hits:
         return unique_evidence(hits), ""
     via = ""
     for _, word in class_words(other) if loaded else ():
-        found = find_condition_in_sections(drug_id, word, [SectionKey.TUONG_TAC_THUOC])
+        found = find_condition_in_sections(drug_id, word, sections)
         if found and not via:
             via = word
         hits += found

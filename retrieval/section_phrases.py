@@ -46,7 +46,40 @@ MONITORING: tuple[str, ...] = (
 
 # A container opened or a solution made up: "dùng trong bao lâu" then asks how long it may
 # be used, not how long the treatment lasts.
-OPENED: tuple[str, ...] = ("đã mở nắp", "sau khi mở", "đã mở", "pha xong", "sau khi pha")
+OPENED: tuple[str, ...] = (
+    "đã mở nắp",
+    "sau khi mở",
+    "đã mở",
+    "pha xong",
+    "sau khi pha",
+    "đã pha",
+)
+
+# Mixing a drug with a fluid or another drug, in a bag, a syringe or a line ("pha loãng
+# amphotericin B bằng NaCl 0,9%", "rút chung 1 bơm tiêm", "chạy chung đường với truyền máu"):
+# asked of the incompatibilities, answered where the book says it (Tương kỵ, Cách dùng).
+MIXING: tuple[str, ...] = (
+    "pha loãng",
+    "pha với",
+    "pha bằng",
+    "pha trong",
+    "pha chung",
+    "pha cùng",
+    "pha lẫn",
+    "trộn",
+    "hòa tan",
+    "dung môi",
+    "bơm tiêm",
+    "chung đường",
+    "cùng đường",
+    "chạy chung",
+    "truyền chung",
+    "tiêm chung",
+    "chung dây",
+    "cùng dây",
+    "tương kỵ",
+    "tương hợp",
+)
 
 # Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept
 # as the symptom where the question's other section phrases are cut.

@@ -8,7 +8,8 @@ others by what their evidence says. A new shape is one module and one line here.
 The priors (higher reads first), from the order in which the cues decide:
 scope 100 (not for a human), emergency re-reads the chosen frame, which-drug 87–90 and 75,
 scope 80/70/65 (greeting, out of the book, no drug the book has), indication 60,
-interaction 55/45, overview 50/35, dose 40, section 34 (free form), monitoring 33, adverse 32 (a
+mixing 56 (a fluid or a second drug in one bag, syringe or line), interaction 55/45,
+overview 50/35, dose 40, section 34 (free form), monitoring 33, adverse 32 (a
 patient's symptom since the drug), situation 25–30,
 effect 26, section 0 (the section asked for, every drug question's floor).
 """
@@ -21,6 +22,7 @@ from answering.shapes import (
     emergency,
     indication,
     interaction,
+    mixing,
     monitoring,
     overview,
     scope,
@@ -35,6 +37,7 @@ REGISTRY: tuple[Shape, ...] = (
     scope.SHAPE,
     which_drug.SHAPE,
     indication.SHAPE,
+    mixing.SHAPE,
     interaction.SHAPE,
     overview.SHAPE,
     dose.SHAPE,

@@ -35,7 +35,16 @@ MAX_TRIED = 4
 # The readings the arbiter weighs: a section or a situation question. Two drugs together, a
 # which-drug list, a child's dose band, an emergency keep their reading (their floors and
 # leads are what answers them).
-CONTESTED = ("section", "situation", "effect", "adverse", "monitoring", "overview", "indication")
+CONTESTED = (
+    "section",
+    "situation",
+    "effect",
+    "adverse",
+    "monitoring",
+    "overview",
+    "indication",
+    "mixing",
+)
 
 
 @dataclass

@@ -73,7 +73,9 @@ def test_an_organ_state_is_searched_in_the_books_other_phrasings() -> None:
 
 def test_two_drugs_asked_as_an_incompatibility_lead_with_the_line_naming_the_other() -> None:
     result = ask("Gentamicin có pha chung bơm tiêm với furosemid được không?")
-    assert result.frame.attribute == "tuong_ky" and result.frame.turn_type == "drug_attribute"
+    # Two drugs in one syringe: the mixing shape, both drugs answered (issue 18).
+    assert result.frame.attribute == "tuong_ky" and result.frame.turn_type == "interaction"
+    assert result.frame.drugs == ("gentamicin", "furosemid")
     assert _lead(result)[0].startswith("Tương kỵ: Gentamicin tương kỵ với furosemid")
 
 
