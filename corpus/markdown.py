@@ -260,7 +260,10 @@ def parse_monograph(text: str, path: str, first_line: int = 1) -> ParsedMonograp
         if italic_match and not paragraph and _looks_like_label(italic_match.group(1)):
             title = italic_match.group(1)
             key, label = section_key_for_heading(title)
-            if key is not None:
+            if key is not None and (current is None or not label):
+                # A misprinted section title as an italic line. With more words inside an
+                # open section it is that section's label: "*Chống chỉ định phối hợp*" and
+                # "*Thận trọng khi phối hợp:*" head lines of Tương tác thuốc.
                 current = open_section(key, _strip_markup(title), first_line + index)
                 heading_label = label
             else:

@@ -76,3 +76,26 @@ def test_salbutamol_scope_is_kept_and_sections_come_from_every_heading_level() -
     assert salbutamol.heading == "SALBUTAMOL (Dùng trong hô hấp)"
     # `#### Chỉ đinh` style headings in some monographs still give a chi_dinh section.
     assert Section.objects.filter(section_key="chi_dinh").count() == 94
+
+
+def test_an_italic_line_naming_another_section_with_more_words_is_a_label() -> None:
+    # "*Chống chỉ định phối hợp*" heads lines of Tương tác thuốc (acenocoumarol): reopening
+    # Chống chỉ định there put the pairs never to combine among the contraindications, where
+    # no interaction search looked. An italic section title alone still opens its section.
+    text = (
+        "# **THUỐC THỬ**\n\n## **Chống chỉ định**\n\nMẫn cảm.\n\n## **Tương tác thuốc**\n\n"
+        "Nhiều thuốc tương tác.\n\n*Chống chỉ định phối hợp*\n\nThuốc A làm tăng tác dụng.\n\n"
+        "*Thận trọng khi phối hợp:*\n\nThuốc B.\n\n*Dược động học*\n\nHấp thu nhanh.\n"
+    )
+    monograph = parse_monograph(text, "thu.md")
+    interactions = monograph.section("tuong_tac_thuoc")
+    assert interactions is not None
+    said = " ".join(c.text for c in interactions.chunks)
+    assert "Thuốc A làm tăng tác dụng." in said and "Thuốc B." in said
+    labels = " ".join(c.label for c in interactions.chunks)
+    assert "Chống chỉ định phối hợp" in labels
+    contraindications = monograph.section("chong_chi_dinh")
+    assert contraindications is not None
+    assert " ".join(c.text for c in contraindications.chunks) == "Mẫn cảm."
+    kinetics = monograph.section("duoc_dong_hoc")
+    assert kinetics is not None and kinetics.chunks[0].text == "Hấp thu nhanh."
