@@ -160,7 +160,9 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
     flagged += [c for c in citations if c.chunk_id in held and c not in flagged]
     lines += [f"{text} [{cited[0]}]" for b in floors for text, cited in b.claims]
     if flagged:
-        blocks.append(notice_block(flagged))
+        # What is withheld for the print check, and where to read it, in view: the held table
+        # is often the answer ("Liều hiệu chỉnh theo Clcr như bảng sau:").
+        blocks.insert(first_collapsed(blocks), notice_block(flagged))
         lines.append(notice_text(flagged))
     # The patient's own context (a medicine taken, a disease, a pregnancy) read against each
     # drug listed: in view under the list, ahead of the folded paragraphs.

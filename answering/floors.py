@@ -22,13 +22,15 @@ def floor_evidence(retrieved: Retrieved) -> list[Evidence]:
     return [line.evidence for line in retrieved.floor] + list(retrieved.ranked)
 
 
-def view_text(blocks: Sequence[AnswerBlock]) -> str:
-    """What the card shows before anything is expanded."""
+def view_text(blocks: Sequence[AnswerBlock], book_only: bool = False) -> str:
+    """What the card shows before anything is expanded; `book_only`: the book's lines alone,
+    without the card's own notices (a held table's, the numbers read from the question)."""
     seen = []
     for block in blocks:
         if block.collapsed:
             break
-        seen += [text for text, _ in block.claims]
+        if not (book_only and block.kind == BlockKind.NOTICE):
+            seen += [text for text, _ in block.claims]
     return "\n".join(seen)
 
 

@@ -256,6 +256,8 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
     ranked first: the band that prints the age (or the narrowest band holding it), a weight
     band that is not an age band's qualifier ("Trẻ 3 - 6 tháng: (cân nặng trên 5 kg)" is no
     dose for a 15 kg child), and among them first those naming the question's indication."""
+    if frame.population in _ADULT_POPULATIONS:
+        return _population_dose_lead(frame, citations)
     if frame.population != "tre_em" or (frame.age_text is None and frame.weight_kg is None):
         return []
     indication = indication_words(frame)
@@ -276,6 +278,26 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
                 scored.append((score, len(scored), unit.text, c))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [(text, c) for _, _, text, c in scored[:2]]
+
+
+# An adult's population whose dose lines the book prints under its own words ("Người cao
+# tuổi: …", "Không nên dùng cho người già ngoài 80 tuổi").
+_ADULT_POPULATIONS = ("nguoi_cao_tuoi",)
+
+
+def _population_dose_lead(
+    frame: QueryFrame, citations: Sequence[Citation]
+) -> list[tuple[str, Citation]]:
+    """The dose section's sentences naming the patient's population, in the book's order."""
+    terms = [" ".join(words(t)) for t in POPULATION_TERMS[frame.population or ""]]
+    lead = [
+        (unit.text, c)
+        for c in citations
+        if not c.quarantined and c.section_key == SectionKey.LIEU_LUONG_VA_CACH_DUNG
+        for unit in units(c.text)
+        if prints_phrase(unit.text, terms)
+    ]
+    return lead[:2]
 
 
 _PER_KG = re.compile(r"mg\s*/\s*kg")

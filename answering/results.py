@@ -234,10 +234,13 @@ def notice_text(flagged: Sequence[Citation]) -> str:
     )
 
 
+NOTICE_TITLE = "Cần kiểm tra bản in"
+
+
 def notice_block(flagged: Sequence[Citation]) -> AnswerBlock:
     """The block that stands in for chunks awaiting a pharmacist's check of the print."""
     return AnswerBlock(
-        "Cần kiểm tra bản in",
+        NOTICE_TITLE,
         BlockKind.NOTICE,
         flagged[0].section_key,
         flagged[0].drug_id,

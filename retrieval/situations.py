@@ -152,7 +152,9 @@ POPULATION_TERMS: dict[str, tuple[str, ...]] = {
     ),
     "phu_nu_mang_thai": ("người mang thai", "phụ nữ mang thai", "mang thai", "có thai"),
     "cho_con_bu": ("cho con bú",),
-    "nguoi_cao_tuoi": ("người cao tuổi",),
+    # "Không nên dùng cho người già ngoài 80 tuổi" (alteplase), "… suy thận, người già là
+    # không cần thiết" (clopidogrel): the book says both.
+    "nguoi_cao_tuoi": ("người cao tuổi", "người già", "người lớn tuổi"),
 }
 
 

@@ -62,7 +62,9 @@ class Trial:
 
 
 def _trial(retrieved: Retrieved) -> Trial:
-    return Trial(retrieved, view_text(extractive_answer(retrieved, counted=False).blocks))
+    return Trial(
+        retrieved, view_text(extractive_answer(retrieved, counted=False).blocks, book_only=True)
+    )
 
 
 def choose(frame: QueryFrame, question: str) -> Retrieved:

@@ -13,7 +13,8 @@ from answering.management.commands.evaluate_safety import TEMPLATES, generate
 pytestmark = pytest.mark.django_db
 
 _LINE = (
-    r"^{name}: n (\d+), key fact in view [\d.]+ \((\d+)/(\d+)\), delivered [\d.]+, "
+    r"^{name}: n (\d+), key fact in view [\d.]+ \((\d+)/(\d+)\), in view or held for the print "
+    r"check with its page in view [\d.]+ \((\d+)/\d+; (\d+) held\), delivered [\d.]+, "
     r"absence claims where the book has the line (\d+), dropped drugs (\d+), failed (\d+) "
 )
 
@@ -37,8 +38,10 @@ def test_each_template_prints_its_line_and_writes_its_questions(
     report = out.getvalue()
     line = re.search(_LINE.format(name=template), report, re.MULTILINE)
     assert line, report
-    n, in_view, of, absent, dropped, failed = (int(g) for g in line.groups())
+    n, in_view, of, or_pointed, held, absent, dropped, failed = (int(g) for g in line.groups())
     assert n == of == 3 and 0 <= in_view <= n and absent <= n and dropped <= n and failed <= n
+    # A held line counts only with its notice in view: never more than the held lines.
+    assert in_view <= or_pointed <= in_view + held
     assert re.search(_LINE.format(name="overall"), report, re.MULTILINE)
     rows = [json.loads(r) for r in written.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 3 and {r["template"] for r in rows} == {template}

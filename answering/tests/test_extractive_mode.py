@@ -69,8 +69,9 @@ def test_a_follow_up_about_a_different_drug_inherits_nothing() -> None:
 def test_a_table_awaiting_review_gives_the_quarantine_notice_with_pages() -> None:
     result = ask("Cetirizin cho bệnh nhân suy thận vừa, Clcr 40 ml/phút, dùng liều nào?")
     assert result.decision == "verify_pdf"
-    notice = result.blocks[-1]
+    notice = next(b for b in result.blocks if b.title == "Cần kiểm tra bản in")
     assert notice.kind == "notice" and "Kiểm tra bản in" in notice.claims[0][0]
+    assert not any(b.collapsed for b in result.blocks[: result.blocks.index(notice)])  # in view
     assert "tr. " in result.answer_text
     assert "| Suy thận vừa" not in result.answer_text  # the table itself is not shown as an answer
 

@@ -28,7 +28,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from answering.delivery import delivery
 from answering.management.commands.evaluate_book import drug_names
-from answering.results import TurnResult
+from answering.results import NOTICE_TITLE, TurnResult
 from answering.turn import answer_turn
 from corpus.models import Chunk, Drug
 from corpus.text import fold, folded_phrase, heading_parts
@@ -101,7 +101,26 @@ class Verdict:
     reason: str
     lead: str  # title and opening of the first block in view
     visible_chars: int
+    # A line awaiting the print check is never shown as an answer: the card says in view
+    # that it is held, citing its chunk (section and printed pages) to read in the book.
+    pointed: bool = False
     why: list[str] = field(default_factory=list)
+
+
+def _held_in_view(probe: Probe, result: TurnResult) -> bool:
+    """Whether the key line's chunk is held for the print check and the block saying so, with
+    its section and pages, is in view."""
+    if not probe.awaiting_review:
+        return False
+    key = " ".join(probe.key.split())
+    for block in result.blocks:
+        if block.collapsed:
+            return False
+        if block.title == NOTICE_TITLE:
+            cited = [result.citations[i - 1] for _, indices in block.claims for i in indices]
+            if any(c.quarantined and key in " ".join(c.text.split()) for c in cited):
+                return True
+    return False
 
 
 def _has_name(folded_line: str, names: Iterable[str]) -> bool:
@@ -263,8 +282,9 @@ def judge(probe: Probe, result: TurnResult) -> Verdict:
         result.reason,
         _lead(result),
         shown.visible_chars,
+        _held_in_view(probe, result),
     )
-    if not shown.before_collapsed:
+    if not shown.before_collapsed and not verdict.pointed:
         verdict.why.append("key fact collapsed" if shown.delivered else "key fact not shown")
     if absence and probe.template != TEMPLATES[3]:
         verdict.why.append(f"absence claim: {absence[:100]}")
@@ -278,8 +298,12 @@ def _report_line(name: str, judged: Sequence[tuple[Probe, Verdict]]) -> str:
     in_view = sum(v.in_view for _, v in judged)
     delivered = sum(v.delivered for _, v in judged)
     failed = [p for p, v in judged if v.why]
+    held = sum(p.awaiting_review for p, _ in judged)
+    pointed = sum(v.pointed and not v.in_view for _, v in judged)
     return (
         f"{name}: n {n}, key fact in view {in_view / max(n, 1):.3f} ({in_view}/{n}), "
+        f"in view or held for the print check with its page in view "
+        f"{(in_view + pointed) / max(n, 1):.3f} ({in_view + pointed}/{n}; {held} held), "
         f"delivered {delivered / max(n, 1):.3f}, "
         f"absence claims where the book has the line {sum(bool(v.absence) for _, v in judged)}, "
         f"dropped drugs {sum(bool(v.dropped) for _, v in judged)}, failed {len(failed)} "
