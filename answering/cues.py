@@ -126,6 +126,12 @@ CUES: dict[str, tuple[str, ...]] = {
         "dang su dung",
         "dang tiem",
         "dang dieu tri bang",
+        # A medicine taken before what happened ("MetHb 40% sau uống dapson"), the patient's.
+        "sau uong",
+        "sau khi uong",
+        "sau khi dung",
+        "sau tiem",
+        "sau khi tiem",
     ),
     "continue": ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao"),
     # What the patient has or had: a section word after it names a condition, not a section
@@ -183,7 +189,10 @@ _OPEN_WHICH = re.compile(
     rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,6}}{_NOT_WHICH} (?:nao|gi)"
     r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi)"
     # "Có thuốc uống làm tan sỏi không?": a drug asked for as a yes/no.
-    rf"|co (?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{1,6}} (?:khong|ko|k)$)(?![a-z0-9])"
+    rf"|co (?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{1,6}} (?:khong|ko|k)$"
+    # "chất cản quang để chụp tử cung vòi trứng, trong dược thư có loại nào": a kind of drug,
+    # then "loại nào" however far.
+    rf"|(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,14}} loai (?:nao|gi))(?![a-z0-9])"
 )
 
 
@@ -238,6 +247,7 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "TLT": "tuyến tiền liệt",
     "BQ": "bàng quang",
     "XN": "xét nghiệm",
+    "MetHb": "methemoglobin",
     # Solutions a drug is diluted in or mixed with, as the book names them.
     "NaCl": "natri clorid",
     "KCl": "kali clorid",

@@ -31,6 +31,9 @@ from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, cond
 # which-drug answer, one line for each drug found (retrieval returns at most eight).
 LEAD_SENTENCES = 3
 LIST_LINES = 8
+# A which-drug condition's sub-phrases looked for in the listed drugs' lines (a 20-word
+# vignette has 190).
+LISTING_PHRASES = 200
 
 # A paragraph's own label: a short run before its first colon ("*Trẻ em:*", "Thuốc uống chống
 # đông máu:", "Nhiễm N. meningitidis (người lành mang vi khuẩn):").
@@ -159,7 +162,9 @@ def lead_sentences(
         [" ".join(words(t)) for t in POPULATION_TERMS[frame.population or ""]]
         if population
         else [
-            *sub_phrases(frame.condition or ""),
+            # Every sub-phrase of a listed condition: the short ones of a long story
+            # ("ngoại tháp … an thần kinh" in 16 words) name the indication.
+            *sub_phrases(frame.condition or "", most=LISTING_PHRASES if listing else 60),
             *(" ".join(words(n)) for n in (*frame.not_loaded, *frame.unknown_drugs)),
             # A drug listed for a rare word of the condition ("Kawasaki") has its line too.
             *rare,
@@ -174,6 +179,8 @@ def lead_sentences(
             continue
         if listing and any(d.drug_id == c.drug_id for _, _, d in scored):
             continue
+        if listing and frame.attribute and c.section_key != frame.attribute:
+            continue  # a listed drug's line is its indication, never a safety passage's
         if combination:
             # The other drug by name first; a line naming only its class comes after.
             others = [found for d, found in names.items() if d != c.drug_id]

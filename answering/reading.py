@@ -13,6 +13,7 @@ from answering.cues import (
     POPULATION_CONDITIONS,
     POPULATION_SECTIONS,
     YES_NO,
+    abbreviations,
     asks_for_a_drug,
     book_words,
     has,
@@ -221,9 +222,29 @@ def _without_names(question: str, resolution: Resolution) -> str:
     return " ".join(t.group(0) for t, gone in zip(tokens, cut, strict=True) if not gone)
 
 
+# Giving a drug, said right before its name ("truyền ifosfamid liều cao", "tiêm Actrapid").
+_GIVEN = ("truyen", "tiem", "uong", "dung", "nho", "boi")
+
+
+def _taken_unknown(folded: str, unknown: tuple[str, ...]) -> tuple[str, ...]:
+    """The names no monograph here answers for that the patient takes or is given: after
+    "đang dùng" / "sau uống", or right after a verb of giving."""
+    current = current_medicines(folded, [(fold(u), u) for u in unknown])
+    padded = f" {folded} "
+    given = [u for u in unknown if any(f" {v} {fold(u)} " in padded for v in _GIVEN)]
+    return tuple(dict.fromkeys([*current, *given]))
+
+
 def read(question: str, claimed_scope: str = "human") -> Reading:
     """The surface reading: names, quantities (as typed), section, population, route."""
     resolution = get_resolver().resolve_detail(question)
+    # A ward abbreviation the table writes out ("MetHb") is no drug name nobody knows.
+    written_out = abbreviations()
+    resolution = replace(
+        resolution,
+        unknown=tuple(u for u in resolution.unknown if u.upper() not in written_out),
+        near_misses=tuple(m for m in resolution.near_misses if m[0].upper() not in written_out),
+    )
     quantities = read_quantities(question)  # as typed: "12,5 kg", "ngưng 1 tuần" (issue 24)
     question = book_words(question)  # "THA", "cao huyết áp" are searched as "tăng huyết áp"
     folded = folded_phrase(question)
@@ -280,7 +301,7 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
         resolution=resolution,
         frame=_poisoned_first(frame, resolution, folded, paired),
         current=current_medicines(folded, resolution.spans),
-        current_unknown=current_medicines(folded, [(fold(u), u) for u in unknown]),
+        current_unknown=_taken_unknown(folded, unknown),
         yes_no=bool(YES_NO.search(folded)),
         paired=paired,
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from corpus.sections import PAIR_SECTIONS, SectionKey
 from corpus.text import folded_phrase
 from retrieval.bands import clcr_holds
+from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence
 from retrieval.pairs import names_printed_for, unloaded_names
@@ -267,6 +268,11 @@ def ranked_indications(question: str) -> list[Evidence]:
         for e in found
         if names_situation(e.text, situation)
     ]
+    # An indication given with another drug the question names ("cho thêm thuốc gì" beside
+    # "truyền ifosfamid": mesna's "… do dùng hóa trị liệu ifosfamid") says who it is for:
+    # it leads, whatever the words of the condition a distractor shares.
+    drugs = _drug_names_in(question)
+    with_drug = [e for _, e in scored if drugs and _prints(e.text, drugs)]
     if not scored:
         return []
     # The rare words and pairs said first ("Kawasaki" before the "chẩn đoán" of how the case
@@ -285,4 +291,16 @@ def ranked_indications(question: str) -> list[Evidence]:
         ),
         key=lambda i: (-i[0][0], -i[0][1]),
     )
-    return list({e.drug_id: e for _, e in reversed(kept)}.values())[::-1]
+    ordered = with_drug + [e for _, e in kept if e not in with_drug]
+    return list({e.drug_id: e for e in reversed(ordered)}.values())[::-1]
+
+
+def _drug_names_in(question: str) -> list[str]:
+    """The drug names the question says, folded: loaded, indexed, or drug-like unknowns."""
+    found = get_resolver().resolve_detail(question)
+    return [*(p for p, _ in found.spans), *found.not_loaded, *found.unknown]
+
+
+def _prints(text: str, names: Sequence[str]) -> bool:
+    padded = f" {folded_phrase(text)} "
+    return any(f" {n} " in padded for n in names)

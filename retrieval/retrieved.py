@@ -52,7 +52,7 @@ def ahead_of(asked: Retrieved, first: list[Evidence]) -> Retrieved:
     )
 
 
-def sub_phrases(condition: str) -> list[str]:
+def sub_phrases(condition: str, most: int = 60) -> list[str]:
     """The condition, then its contiguous sub-phrases of two words or more, longest first."""
     tokens = condition.split()
     if len(tokens) == 1:
@@ -61,4 +61,4 @@ def sub_phrases(condition: str) -> list[str]:
     for length in range(len(tokens), 1, -1):
         for start in range(0, len(tokens) - length + 1):
             phrases.append(" ".join(tokens[start : start + length]))
-    return phrases[:60]
+    return phrases[:most]

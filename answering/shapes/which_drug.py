@@ -51,14 +51,16 @@ def recognise(reading: Reading) -> list[Candidate]:
         found.append(candidate(NAME, 89, causes))
     if (
         not drugs
-        and section in _RELATION_SECTIONS
+        # "… bị run, cứng đơ kiểu ngoại tháp — thuốc nào điều trị …": asked to treat, the
+        # vignette's section words (an ADR told) name no relation.
+        and (section in _RELATION_SECTIONS or reading.says("treat"))
         and reading.says("which_drug_strict")
         and not reading.says("what_is_strict")
     ):
         # "Có thuốc nào trị nấm candida không?": the foreign word names the condition. A
         # pregnancy or breast-feeding said with it is the patient's, for the safety lines.
         # "Những thuốc nào có chỉ định điều trị động kinh?": the section word is the relation.
-        reverse = condition_to_drug(frame, question, taken)
+        reverse = condition_to_drug(frame, question)
         if reverse is not None:
             patient = patient_context(taken, frame.population)
             found.append(candidate(NAME, 88, replace(reverse, patient=patient)))
@@ -70,7 +72,7 @@ def recognise(reading: Reading) -> list[Candidate]:
         and not not_loaded
     ):
         # "methemoglobin huyết điều trị bằng thuốc gì": a word the book uses is the condition.
-        reverse = condition_to_drug(frame, question, taken)
+        reverse = condition_to_drug(frame, question)
         if reverse is not None:
             patient = patient_context(taken, frame.population)
             found.append(candidate(NAME, 87, replace(reverse, patient=patient)))
@@ -85,7 +87,7 @@ def recognise(reading: Reading) -> list[Candidate]:
         # nào giảm đau": asked for a drug in an open wording, whatever section word is said
         # in passing ("liều cao", "hấp thu"); a word the book uses, or a drug it lacks
         # ("đang thải sắt bằng desferal"), may be the context.
-        reverse = condition_to_drug(frame, question, taken)
+        reverse = condition_to_drug(frame, question)
         if reverse is not None:
             patient = patient_context(taken, frame.population)
             found.append(

@@ -1,0 +1,41 @@
+"""Which drug, in the wordings and vignettes wards type (issue 17: a which-drug question in
+any wording never abstains while the book's indications cover its words).
+
+Other monographs and wordings than the outside sets' lines; each asserts the drug whose
+indication answers leads the list, in view."""
+
+import pytest
+
+from answering.turn import answer_turn
+
+pytestmark = pytest.mark.django_db
+
+
+def _listed(question: str) -> list[str]:
+    result = answer_turn(question)
+    assert result.frame.turn_type == "condition_to_drug", result.frame
+    lead = next(b for b in result.blocks if b.title == "Các thuốc Dược thư ghi chỉ định")
+    assert not lead.collapsed
+    return [text for text, _ in lead.claims]
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        # A drug the book indexes but has not loaded names whom the indication is for.
+        ("bn hoa tri cyclophosphamid lieu cao, dung them thuoc gi bao ve duong tiet nieu", "MESNA"),
+        # "MetHb" written out; the medicine taken before ("sau khi dùng") is the context.
+        ("MetHb 30% sau khi dùng prilocain, cho thuốc giải nào?", "XANH METHYLEN"),
+        # "… có loại … nào" however far from the kind of drug.
+        ("chụp X quang đường mật thì trong Dược thư có loại thuốc cản quang nào?", "ACID IOPANOIC"),
+        # Asked to treat, inside a story that tells an adverse reaction.
+        ("BN bị nổi mẩn ngứa do dị ứng thuốc, thuốc nào điều trị mày đay?", "LORATADIN"),
+    ],
+)
+def test_the_drug_whose_indication_answers_leads(question: str, first: str) -> None:
+    assert _listed(question)[0].startswith(first)
+
+
+def test_a_listed_drugs_line_is_its_indication_not_a_safety_passage() -> None:
+    lines = _listed("BN đang dùng warfarin bị đau răng, dùng thuốc giảm đau gì?")
+    assert lines and all("warfarin" not in line.lower() for line in lines)
