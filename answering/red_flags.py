@@ -108,6 +108,15 @@ AFTER_THE_DRUG = (
     "vừa uống",
     "vừa tiêm",
     "vừa truyền",
+    # A drug started lately ("mới chuyển sang tiêm insulin 2 tuần, đỏ ngứa quanh chỗ tiêm").
+    "mới dùng",
+    "mới uống",
+    "mới tiêm",
+    "mới truyền",
+    "mới chuyển sang",
+    "bắt đầu dùng",
+    "bắt đầu uống",
+    "bắt đầu tiêm",
 )
 _AFTER = compile_table({"after": AFTER_THE_DRUG})
 # Which section answers a red-flag turn about a named drug, per kind.

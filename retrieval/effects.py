@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from corpus.sections import SectionKey
 from corpus.text import folded_phrase, typed_words, words
-from retrieval.evidence import Evidence
+from retrieval.evidence import Evidence, Reason
 from retrieval.frame import QueryFrame
 from retrieval.ranked import Situation, coverage, names_situation, section_evidence, situation_of
 from retrieval.retrieved import Retrieved, ahead_of
@@ -67,5 +67,9 @@ def symptom(frame: QueryFrame, question: str) -> Retrieved:
     section search alone (quoted as asked, never a "không nêu": the book may say it in other
     words)."""
     asked = section(frame, question)
+    if asked.reason == Reason.SECTION_NOT_IN_MONOGRAPH:
+        # No ADR management printed (amlodipin): the ADR list answers, never an abstention.
+        other = next(k for k in SYMPTOM_SECTIONS if k != frame.attribute)
+        asked = section(replace(frame, attribute=other), question)
     named = naming_paragraphs(frame.drugs[0], symptom_of(frame)) if frame.drugs else []
     return ahead_of(asked, named)

@@ -25,6 +25,30 @@ ATTRIBUTION: tuple[str, ...] = (
     "phải tác dụng phụ không",
 )
 
+# Asked of a symptom the patient has since the drug, with no section's word: will it pass,
+# must the drug be stopped or changed, is it dangerous ("từ khi uống captopril … mất vị, có
+# hết không?", "đang truyền … rỉ máu, có phải ngưng không?").
+ADR_ASKS: tuple[str, ...] = (
+    "có hết không",
+    "có hết ko",
+    "có hết k",
+    "có tự hết",
+    "bao lâu thì hết",
+    "bao lâu hết",
+    "có phải ngưng",
+    "có phải ngừng",
+    "có cần ngưng",
+    "có cần ngừng",
+    "có nên ngưng",
+    "có nên ngừng",
+    "có phải đổi thuốc",
+    "có cần đổi thuốc",
+    "có nguy hiểm không",
+    "có nguy hiểm ko",
+    "có sao không",
+    "có sao ko",
+)
+
 # What to monitor or test during treatment: asked of the cautions, answered wherever the
 # book says it (Thận trọng, ADR management, Liều lượng: "nhất thiết phải theo dõi INR").
 MONITORING: tuple[str, ...] = (

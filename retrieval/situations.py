@@ -183,6 +183,12 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("tăng sản lợi", "phì đại lợi", "phì đại nướu", "tăng sinh lợi", "quá sản lợi"),
     # Angioedema as the ward sees it (the book: "phù mạch … phù mặt, mắt, môi, lưỡi").
     ("phù mạch", "sưng môi", "sưng lưỡi", "sưng mặt", "phù môi", "phù lưỡi", "sưng phù mặt"),
+    # Taste as the patient says it ("ăn gì cũng mất vị, mặn nhạt lẫn lộn"); the book:
+    # "mất vị giác", "Thay đổi vị giác do dùng thuốc …".
+    ("thay đổi vị giác", "mất vị giác", "rối loạn vị giác", "mất vị", "nhạt miệng"),
+    # Around the injection site, as the book says a local reaction.
+    ("phản ứng tại chỗ", "quanh chỗ tiêm", "ở chỗ tiêm", "tại chỗ tiêm", "nơi tiêm"),
+    ("phù cổ chân", "phù mắt cá chân", "sưng mắt cá chân", "phù mắt cá", "phù chân"),
 )
 
 

@@ -18,7 +18,7 @@ from retrieval.effects import SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import section_matches
 from retrieval.ranked import Situation, coverage, names_situation
-from retrieval.section_phrases import ATTRIBUTION, NAMED_EFFECTS
+from retrieval.section_phrases import ADR_ASKS, ATTRIBUTION, NAMED_EFFECTS
 
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".
@@ -30,10 +30,23 @@ ADR_LINES = 2
 SHORT_MANAGEMENT = 900
 _ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
 _NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
+_ADR_ASKS = frozenset(folded_phrase(p) for p in ADR_ASKS)
 
 
 def recognise(reading: Reading) -> list[Candidate]:
-    if len(reading.drugs) != 1 or reading.section not in SYMPTOM_SECTIONS:
+    if len(reading.drugs) != 1:
+        return []
+    # A symptom told after the drug and asked about with no section's word ("từ khi uống
+    # captopril … mất vị, có hết không?"): the ADR management answers it.
+    # Another drug named ("muốn chuyển sang clonidin …, có cần ngừng chẹn beta trước?") makes
+    # it a switch, not a symptom.
+    asked = (
+        reading.section is None
+        and not reading.unknown
+        and follows_a_drug(reading.question)
+        and _asks(reading)
+    )
+    if reading.section not in SYMPTOM_SECTIONS and not asked:
         return []
     # Asked what to do or whether the drug caused it, or told after the drug; an effect named
     # alone is no symptom now ("tiền sử phù mạch dùng enalapril được không" is a history).
@@ -47,12 +60,21 @@ def recognise(reading: Reading) -> list[Candidate]:
     # ("phù môi", "hội chứng người đỏ").
     named = [p for p in sorted(_NAMED) if f" {p} " in f" {reading.folded} "]
     effect = " ".join([*named, condition_words(reading.question, reading.names)]).strip()
-    if not told or not effect:
+    if not (told or asked) or not effect:
         return []
     frame = replace(
-        reading.frame, turn_type=TurnType.DRUG_ATTRIBUTE, condition=effect, relation=None
+        reading.frame,
+        turn_type=TurnType.DRUG_ATTRIBUTE,
+        attribute=reading.section or SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+        condition=effect,
+        relation=None,
     )
     return [candidate(NAME, PRIOR, frame)]
+
+
+def _asks(reading: Reading) -> bool:
+    padded = f" {reading.folded} "
+    return any(f" {p} " in padded for p in _ADR_ASKS)
 
 
 def _next(found: list[Unit], n: int, text: str) -> list[str]:

@@ -74,3 +74,42 @@ def test_a_symptom_no_paragraph_names_is_quoted_as_asked_without_an_absence_clai
     assert result.decision == "answer"
     assert "không nêu" not in result.answer_text.lower()
     assert any(b.section_key == "tac_dung_khong_mong_muon" for b in result.blocks)
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # A symptom told after the drug, asked whether it passes or the drug must stop, with
+        # no section's word; the book's words for it ("Ỉa chảy", "phù cổ chân").
+        (
+            "mới uống metformin 1 tuần bị tiêu chảy, buồn nôn, có tự hết không?",
+            "Ỉa chảy (10 - 53%)",
+        ),
+        (
+            "đang truyền vancomycin thì bn đỏ bừng mặt cổ, ngứa, có phải ngưng không?",
+            "phải ngừng thuốc ngay nếu thấy dấu hiệu này",
+        ),
+        # No ADR management printed: the ADR list answers, never an abstention.
+        (
+            "bắt đầu uống amlodipin thì bị phù mắt cá chân, có sao không?",
+            "Phản ứng phụ thường gặp nhất của amlodipin là phù cổ chân",
+        ),
+    ],
+)
+def test_a_symptom_since_the_drug_asked_with_no_section_word(question: str, line: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.shape == "adverse"
+    assert result.decision == "answer"
+    shown = []
+    for block in result.blocks:
+        if block.collapsed:
+            break
+        shown += [text for text, _ in block.claims]
+    assert line in " ".join(" ".join(shown).split())
+
+
+def test_a_switch_to_another_drug_is_no_symptom() -> None:
+    result = answer_turn(
+        "BN đang uống bisoprolol, muốn chuyển sang clonidin, có cần ngừng trước không?"
+    )
+    assert result.frame.shape != "adverse"
