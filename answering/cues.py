@@ -26,7 +26,19 @@ CUES: dict[str, tuple[str, ...]] = {
         "ok",
         "chuc",
     ),
-    "out_of_scope": ("gia", "bao nhieu tien", "mua o dau", "cach nau", "thoi tiet"),
+    # A price, said as one ("giá thuốc", "giá bao nhiêu"): folded "gia" alone is also "già"
+    # ("liều cho người già").
+    "out_of_scope": (
+        "gia thuoc",
+        "gia ban",
+        "gia tien",
+        "gia bao nhieu",
+        "gia ca",
+        "bao nhieu tien",
+        "mua o dau",
+        "cach nau",
+        "thoi tiet",
+    ),
     # "which drug …" in its loose form (with "thuốc gì") and its strict form.
     "which_drug": (
         "thuoc nao",

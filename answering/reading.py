@@ -207,7 +207,7 @@ class Reading:
         return has(self.folded, *cues)
 
 
-def _without_names(question: str, resolution: Resolution) -> str:
+def without_names(question: str, resolution: Resolution) -> str:
     """The question as typed without the drugs' names: a section phrase the name split
     ("tiêm dextran 1 thế nào", "uống Glucophage bao nhiêu") is whole again (diacritics kept:
     "nồng độ thuốc" is no "do thuốc")."""
@@ -250,17 +250,23 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
     folded = folded_phrase(question)
     drugs = resolution.drugs
     unknown = tuple(dict.fromkeys(resolution.not_loaded + resolution.unknown))
-    section = route_section(question) or route_section(_without_names(question, resolution))
+    section = route_section(question) or route_section(without_names(question, resolution))
     found_populations = populations(question)
     population = found_populations[0] if found_populations else None
+    if {"phu_nu_mang_thai", "cho_con_bu"} <= set(found_populations):
+        # "sản phụ sau sinh 1 tuần …, có nên cho bé bú không": a mother nursing now.
+        population = "cho_con_bu"
     found_routes = routes(question)
     weight_kg = quantities.weight_kg
     months = quantities.age_months
     child = months is not None and months < ADULT_MONTHS
     # "thai 8 tuần" is a pregnancy, its weeks never an age; "đẻ non 32 tuần" with a newborn
     # is the child's gestation.
-    if quantities.pregnancy_weeks and population is None and not child:
-        population = "phu_nu_mang_thai"
+    if quantities.pregnancy_weeks and population in (None, "tre_em") and not child:
+        # "thai 36 tuần …, sinh ra bé có bị ảnh hưởng gì": the baby is the pregnancy's, no
+        # child with an age or a weight of its own.
+        if population is None or weight_kg is None:
+            population = "phu_nu_mang_thai"
     if weight_kg is not None and population is None and months is None:
         population = "tre_em" if weight_kg < 40 else None
     if population == "tre_em" and months is not None and not child:

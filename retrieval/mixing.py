@@ -26,7 +26,9 @@ FLUIDS: dict[str, tuple[str, ...]] = {
     "nuoc muoi": ("natri clorid",),
     "glucose": ("glucose", "dextrose"),
     "dextrose": ("dextrose", "glucose"),
-    "ringer": ("ringer",),
+    # The book names Ringer lactat among the calcium solutions ("dung dịch chứa calci (như
+    # dung dịch Ringer lactat, dung dịch Hartmann)"): its lines on calcium are about it.
+    "ringer": ("ringer", "chua calci", "co chua calci"),
     "truyen mau": ("che pham cua mau", "truyen mau", "mau toan phan"),
     "che pham mau": ("che pham cua mau", "truyen mau", "mau toan phan"),
     "dich dam": ("protein", "acid amin"),

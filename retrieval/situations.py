@@ -74,6 +74,9 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
     "cho_con_bu": (
         "cho con bú",
         "cho bú",
+        "cho bé bú",
+        "cho trẻ bú",
+        "bé bú",
         "đang cho con bú",
         "mẹ cho bú",
         "mẹ cho con bú",

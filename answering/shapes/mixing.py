@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from answering.leads import lead_sentences, units
-from answering.reading import Reading, condition_words
+from answering.reading import Reading, condition_words, without_names
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
@@ -34,7 +34,10 @@ SHORT_SECTION = 700
 def recognise(reading: Reading) -> list[Candidate]:
     if not reading.drugs or len(reading.drugs) > 2:
         return []
-    padded = f" {reading.folded} "
+    # Matched with the drugs' names too and without them ("pha Rocephin bằng Ringer lactat").
+    padded = (
+        f" {reading.folded} {folded_phrase(without_names(reading.question, reading.resolution))} "
+    )
     if not any(f" {p} " in padded for p in _ASKED):
         return []
     if reading.section == SectionKey.DO_ON_DINH_VA_BAO_QUAN:

@@ -1,0 +1,55 @@
+"""Readings that folding or a stray word used to turn the wrong way (issues 17, 18), each on
+other monographs than the outside sets' lines."""
+
+import pytest
+
+from answering.reading import read
+from answering.turn import answer_turn
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Folded "gia" is "già" as well as "giá": an elderly patient's dose is no price.
+        "Người già dùng amantadin liều tối đa bao nhiêu?",
+        "nguoi gia dung acenocoumarol lieu khoi dau the nao",
+    ],
+)
+def test_the_elderly_are_no_price(question: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.turn_type != "out_of_scope" and result.decision != "abstain"
+
+
+def test_a_price_is_still_out_of_scope() -> None:
+    assert (
+        answer_turn("Giá thuốc amlodipin bao nhiêu tiền một hộp?").frame.turn_type == "out_of_scope"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "population"),
+    [
+        # A postpartum mother asked about nursing: breast-feeding, not the pregnancy.
+        ("Sản phụ sau sinh 5 ngày dùng ceftriaxon, có cho bé bú được không?", "cho_con_bu"),
+        # Weeks of pregnancy, and the baby she carries: the pregnancy, not a child's band.
+        (
+            "Thai 32 tuần, mẹ đang uống carbamazepin, bé sinh ra có bị ảnh hưởng không?",
+            "phu_nu_mang_thai",
+        ),
+        # A child with a weight of its own stays the child.
+        ("bé 14kg, mẹ có thai 20 tuần, cho bé uống paracetamol liều bao nhiêu?", "tre_em"),
+    ],
+)
+def test_who_the_patient_is(question: str, population: str) -> None:
+    assert read(question).frame.population == population
+
+
+def test_a_drug_named_inside_the_mixing_phrase_is_still_mixing() -> None:
+    # "pha <drug> bằng <fluid>": the name splits the phrase; Ringer lactat is one of the
+    # book's calcium solutions ("dung dịch chứa calci (như dung dịch Ringer lactat …)").
+    result = answer_turn("pha ceftriaxon bằng Ringer lactat để truyền được không")
+    assert result.frame.shape == "mixing"
+    lead = next(b for b in result.blocks if b.title.endswith("nêu trong sách"))
+    assert any("calci" in text for text, _ in lead.claims)
