@@ -222,6 +222,7 @@ def without_names(question: str, resolution: Resolution) -> str:
     return " ".join(t.group(0) for t, gone in zip(tokens, cut, strict=True) if not gone)
 
 
+_ANTIDOTE = re.compile(r"(?<![a-z0-9])thuoc giai(?: doc)?(?![a-z0-9])")
 # Giving a drug, said right before its name ("truyền ifosfamid liều cao", "tiêm Actrapid").
 _GIVEN = ("truyen", "tiem", "uong", "dung", "nho", "boi")
 
@@ -251,6 +252,10 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
     drugs = resolution.drugs
     unknown = tuple(dict.fromkeys(resolution.not_loaded + resolution.unknown))
     section = route_section(question) or route_section(without_names(question, resolution))
+    if drugs and section in (None, SectionKey.LIEU_LUONG_VA_CACH_DUNG) and _ANTIDOTE.search(folded):
+        # "Bé nhỏ homatropin quá nhiều … thuốc giải là gì, liều?": the named drug's antidote,
+        # printed in its Quá liều và xử trí (with no drug named it asks which drug).
+        section = SectionKey.QUA_LIEU_VA_XU_TRI
     found_populations = populations(question)
     population = found_populations[0] if found_populations else None
     if {"phu_nu_mang_thai", "cho_con_bu"} <= set(found_populations):

@@ -53,6 +53,12 @@ RED_FLAGS: dict[str, tuple[str, ...]] = {
         "ngộ độc",
         "quá liều",
         "uống quá liều",
+        # Too much of it, or the wrong one, given ("nhỏ homatropin quá nhiều", "tiêm nhầm").
+        "tiêm nhầm",
+        "uống quá nhiều",
+        "nhỏ quá nhiều",
+        "tiêm quá nhiều",
+        "dùng quá nhiều",
     ),
     SELF_HARM: (
         "tự tử",

@@ -396,6 +396,13 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "thuốc đối kháng",
         "chất giải độc",
         "quá tay",
+        # A dose given by mistake or too much ("thuốc giải gì" stays a which-drug wording).
+        "tiêm nhầm",
+        "uống nhầm",
+        "nhỏ quá nhiều",
+        "uống quá nhiều",
+        "tiêm quá nhiều",
+        "dùng quá nhiều",
     ),
     SectionKey.THONG_TIN_QUY_CHE: (
         "thông tin quy chế",

@@ -53,3 +53,24 @@ def test_a_drug_named_inside_the_mixing_phrase_is_still_mixing() -> None:
     assert result.frame.shape == "mixing"
     lead = next(b for b in result.blocks if b.title.endswith("nêu trong sách"))
     assert any("calci" in text for text, _ in lead.claims)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Given by mistake or too much, and an antidote asked for a named drug: the poison's
+        # Quá liều và xử trí, the emergency line first, never the dose table or an ask-back.
+        "tiêm nhầm heparin liều cao cho bn, dùng thuốc giải nào, liều bao nhiêu?",
+        "bé uống quá nhiều paracetamol của mẹ, thuốc giải là gì, liều?",
+    ],
+)
+def test_too_much_or_the_wrong_drug_reads_as_an_overdose(question: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.attribute == "qua_lieu_va_xu_tri"
+    assert result.decision == "answer"
+    assert result.blocks[0].title.startswith("Xử trí cấp cứu")
+
+
+def test_an_antidote_asked_with_no_drug_named_stays_which_drug() -> None:
+    result = answer_turn("ngộ độc nitroprusiat thì dùng thuốc giải gì?")
+    assert result.frame.turn_type == "condition_to_drug" and "xanh_methylen" in result.frame.drugs
