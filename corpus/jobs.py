@@ -14,7 +14,10 @@ from corpus.models import Chunk
 
 logger = logging.getLogger("duocthu.jobs")
 
-BATCH_SIZE = 64
+# Chunks per embedder call and per write. The write is one COPY into a temporary table and
+# one UPDATE joined to it; a pipelined UPDATE per chunk (64 a batch) spent most of a 7×
+# embed's time in round trips and per-statement work on the server (bench/embed.py --job).
+BATCH_SIZE = 512
 
 
 def embed_chunks(chunk_ids: Sequence[int] | None = None, embedder: Embedder | None = None) -> int:
@@ -35,26 +38,31 @@ def embed_chunks(chunk_ids: Sequence[int] | None = None, embedder: Embedder | No
     for start in range(0, len(todo), BATCH_SIZE):
         batch = todo[start : start + BATCH_SIZE]
         vectors = embedder.embed([c.text for c in batch])
-        rows = [
-            (
-                vector_field.get_db_prep_value(vector, connection),
-                embedder.name,
-                chunk.content_hash,
-                chunk.id,
-                chunk.content_hash,  # a text changed meanwhile is embedded by its own job
-            )
-            for chunk, vector in zip(batch, vectors, strict=True)
-        ]
-        # One pipelined statement per batch: an ORM update per chunk spent 6 of the 7 s of
-        # CPU of a whole-book embed (the tests' corpus load) building queries.
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.executemany(EMBED_UPDATE, rows)
+            cursor.execute(EMBED_BATCH_TABLE)
+            with cursor.cursor.copy(EMBED_COPY) as copy:
+                for chunk, vector in zip(batch, vectors, strict=True):
+                    copy.write_row(
+                        (
+                            chunk.id,
+                            chunk.content_hash,
+                            vector_field.get_db_prep_value(vector, connection),
+                        )
+                    )
+            cursor.execute(EMBED_UPDATE, [embedder.name])
     return len(todo)
 
 
+EMBED_BATCH_TABLE = (
+    "CREATE TEMPORARY TABLE IF NOT EXISTS corpus_embedded_batch "
+    "(id bigint PRIMARY KEY, content_hash varchar(64), embedding vector) ON COMMIT DELETE ROWS"
+)
+EMBED_COPY = "COPY corpus_embedded_batch (id, content_hash, embedding) FROM STDIN"
+# A text changed since it was read is left to its own job (the content_hash must still match).
 EMBED_UPDATE = (
-    "UPDATE corpus_chunk SET embedding = %s::vector, embedding_model = %s, embedded_hash = %s "
-    "WHERE id = %s AND content_hash = %s"
+    "UPDATE corpus_chunk c SET embedding = b.embedding, embedding_model = %s, "
+    "embedded_hash = b.content_hash FROM corpus_embedded_batch b "
+    "WHERE c.id = b.id AND c.content_hash = b.content_hash"
 )
 
 

@@ -193,7 +193,7 @@ def sync_aliases(
         Alias.objects.filter(pk__in=stale).delete()
         changes.deleted += len(stale)
     new = [
-        Alias(drug=drugs[d], name=n, folded=" ".join(words(n)), kind=k, source_page=p)
+        Alias(drug_id=drugs[d].pk, name=n, folded=" ".join(words(n)), kind=k, source_page=p)
         for (d, n, k), p in wanted.items()
         if (d, n, k) not in existing
     ]
