@@ -73,6 +73,28 @@ def copy_insert(model: type[models.Model], objects: Sequence[models.Model]) -> N
                 copy.write_row([value(obj) for value in values])
 
 
+def copy_rows(
+    model: type[models.Model], attnames: Sequence[str], rows: Sequence[Sequence[object]]
+) -> None:
+    """COPY rows of database values (in `attnames`' order; the other columns must have a
+    database default or be null) without making a model instance of each: 55,000 of them
+    (aliases and the book index at 7×) cost ~1 s of the write."""
+    if not rows:
+        return
+    ops = connections[DEFAULT_DB_ALIAS].ops
+    meta = model._meta
+    fields = [meta.get_field(a) for a in attnames]
+    columns = ", ".join(ops.quote_name(f.column) for f in fields if isinstance(f, models.Field))
+    if len(columns.split(", ")) != len(attnames):
+        raise ValueError(f"{attnames}: not all columns of {meta.label}")
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        with cursor.cursor.copy(
+            f"COPY {ops.quote_name(meta.db_table)} ({columns}) FROM STDIN"
+        ) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
 @contextmanager
 def indexes_built_after(model: type[models.Model]) -> Iterator[bool]:
     """Into an empty table, build its secondary indexes once after the writes instead of row

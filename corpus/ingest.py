@@ -11,15 +11,14 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from corpus.bulk import copy_insert, indexes_built_after
+from corpus.bulk import copy_insert, copy_rows, indexes_built_after
+from corpus.chunk_plan import CHUNK_UPDATES, ChunkPlan, NewChunk, plan_chunks
 from corpus.integrity import (
     keep_reviewed,
     refuse_lost_drugs,
@@ -35,7 +34,6 @@ from corpus.models import (
     IngestRun,
     Section,
     bump_catalog,
-    content_hash,
 )
 from corpus.names import clean_field, sync_aliases, sync_book_index, unambiguous_brands
 from corpus.sections import SECTION_ORDER
@@ -173,30 +171,6 @@ _DRUG_FIELDS = (
     "source_sha256",
     "retired_at",
 )
-_CHUNK_META = ("kind", "label", "page_start", "page_end")
-# What a re-ingest may change on an existing chunk (all loaded, so bulk_update reads no row).
-_CHUNK_UPDATES = (
-    *_CHUNK_META,
-    "text",
-    "source_text",
-    "previous_source_text",
-    "source_hash",
-    "content_hash",
-    "requires_visual_check",
-    "has_quarantined_content",
-    "review_state",
-    "updated_at",
-)
-
-
-@dataclass
-class _ChunkPlan:
-    """The rows one ingest writes, gathered before any write."""
-
-    new: list[Chunk] = field(default_factory=list)
-    changed: list[Chunk] = field(default_factory=list)
-    reviews: list[ChunkReview] = field(default_factory=list)
-    stale: list[int] = field(default_factory=list)
 
 
 def _sync_sections_and_chunks(
@@ -214,7 +188,7 @@ def _sync_sections_and_chunks(
     in_source: set[tuple[int, str]] = set()
     new_sections: list[tuple[Section, list[ParsedChunk], list[tuple[int | None, int | None]]]] = []
     changed_sections: list[Section] = []
-    plan = _ChunkPlan()
+    plan = ChunkPlan()
     now = timezone.now()
     for source in (progress or _all)(monographs):
         drug = drugs[source.parsed.drug_id]
@@ -240,7 +214,7 @@ def _sync_sections_and_chunks(
                     setattr(section, k, v)
                 changed_sections.append(section)
             section.drug = drug
-            _plan_chunks(section, chunks.pop(section.pk, {}), parsed.chunks, pages, plan, now)
+            plan_chunks(section, chunks.pop(section.pk, {}), parsed.chunks, pages, plan, now)
     # A drug the source lacks keeps every section and chunk (retired, or refused before this).
     in_source_drugs = {d.pk for d in drugs.values()}
     sections = {k: s for k, s in sections.items() if s.drug_id in in_source_drugs}
@@ -250,7 +224,7 @@ def _sync_sections_and_chunks(
     _insert_sections([s for s, _, _ in new_sections])
     Section.objects.bulk_update(changed_sections, ["heading", "order", "page_start", "page_end"])
     for section, parsed_chunks, pages in new_sections:
-        _plan_chunks(section, {}, parsed_chunks, pages, plan, now)
+        plan_chunks(section, {}, parsed_chunks, pages, plan, now)
     stale_sections = [s.pk for key, s in sections.items() if key not in in_source]
     for gone in stale_sections:
         chunks.pop(gone, None)
@@ -262,7 +236,8 @@ def _sync_sections_and_chunks(
     # Which drugs this run changes, for the summary's kept / changed lists.
     drug_of.update({s.pk: s.drug_id for s, _, _ in new_sections})
     touched = {s.drug_id for s in changed_sections} | {drug_of[pk] for pk in stale_sections}
-    touched |= {drug_of[c.section_id] for c in plan.new + plan.changed}
+    touched |= {drug_of[c.section_id] for c in plan.new}
+    touched |= {drug_of[c.section_id] for c in plan.changed}
     touched |= set(
         Chunk.objects.filter(pk__in=plan.stale).values_list("section__drug_id", flat=True)
     )
@@ -271,8 +246,8 @@ def _sync_sections_and_chunks(
     Chunk.objects.filter(pk__in=plan.stale).delete()
     Section.objects.filter(pk__in=stale_sections).delete()
     with indexes_built_after(Chunk):
-        copy_insert(Chunk, plan.new)
-    Chunk.objects.bulk_update(plan.changed, list(_CHUNK_UPDATES), batch_size=500)
+        copy_rows(Chunk, NewChunk._fields, plan.new)
+    Chunk.objects.bulk_update(plan.changed, list(CHUNK_UPDATES), batch_size=500)
     ChunkReview.objects.bulk_create(plan.reviews)
     summary.created["sections"] += len(new_sections)
     summary.updated["sections"] += len(changed_sections)
@@ -295,61 +270,6 @@ def _insert_sections(new: list[Section]) -> None:
     for section in new:
         section.pk = ids[(section.drug_id, section.section_key)]
         section._state.adding = False
-
-
-def _plan_chunks(
-    section: Section,
-    existing: dict[int, Chunk],
-    parsed_chunks: list[ParsedChunk],
-    pages: list[tuple[int | None, int | None]],
-    plan: _ChunkPlan,
-    now: datetime,
-) -> None:
-    """New, changed and stale chunks of one section, in book order."""
-    for index, (parsed, (page_start, page_end)) in enumerate(
-        zip(parsed_chunks, pages, strict=True)
-    ):
-        source_hash = content_hash(parsed.text)
-        flagged = parsed.requires_visual_check
-        chunk = existing.pop(index, None)
-        if chunk is None:
-            plan.new.append(
-                Chunk(
-                    section_id=section.pk,  # not the object: its descriptor costs per row
-                    part_index=index,
-                    kind=parsed.kind,
-                    label=parsed.label,
-                    text=parsed.text,
-                    source_text=parsed.text,
-                    page_start=page_start,
-                    page_end=page_end,
-                    requires_visual_check=flagged,
-                    has_quarantined_content=flagged,
-                    review_state=Chunk.Review.PENDING if flagged else Chunk.Review.NOT_NEEDED,
-                    content_hash=source_hash,
-                    source_hash=source_hash,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            continue
-        meta = dict(
-            zip(_CHUNK_META, (parsed.kind, parsed.label, page_start, page_end), strict=True)
-        )
-        if chunk.source_hash == source_hash and all(
-            getattr(chunk, k) == v for k, v in meta.items()
-        ):
-            continue
-        for k, v in meta.items():
-            setattr(chunk, k, v)
-        chunk.updated_at = now
-        if chunk.source_hash != source_hash:
-            chunk.section = section
-            review = chunk.take_book_text(parsed.text, flagged=flagged, now=now)
-            if review is not None:
-                plan.reviews.append(review)
-        plan.changed.append(chunk)
-    plan.stale += [c.pk for c in existing.values()]
 
 
 def _atc_codes(text: str) -> list[str]:

@@ -9,7 +9,7 @@ from functools import cache
 
 from rapidfuzz import fuzz
 
-from corpus.bulk import copy_insert
+from corpus.bulk import copy_rows
 from corpus.models import Alias, BookIndexEntry, Drug
 from corpus.sources import IndexRow, SourceMonograph
 from corpus.text import drug_id_for, fold, heading_parts, nfc, words
@@ -193,11 +193,11 @@ def sync_aliases(
         Alias.objects.filter(pk__in=stale).delete()
         changes.deleted += len(stale)
     new = [
-        Alias(drug_id=drugs[d].pk, name=n, folded=" ".join(words(n)), kind=k, source_page=p)
+        (drugs[d].pk, n, " ".join(words(n)), k, p)
         for (d, n, k), p in wanted.items()
         if (d, n, k) not in existing
     ]
-    copy_insert(Alias, new)
+    copy_rows(Alias, ("drug_id", "name", "folded", "kind", "source_page"), new)
     changes.created += len(new)
     changed = [a for key, a in existing.items() if key in wanted and a.source_page != wanted[key]]
     for alias in changed:
@@ -232,12 +232,12 @@ def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Chan
         BookIndexEntry.objects.filter(pk__in=stale).delete()
         changes.deleted += len(stale)
     new = [
-        BookIndexEntry(
-            name=n, folded=" ".join(words(n)), ingredient=ing, ingredient_id=i, page=page, source=s
-        )
+        (n, " ".join(words(n)), ing, i, page, s)
         for (n, i, s), (ing, page) in wanted.items()
         if (n, i, s) not in existing
     ]
-    copy_insert(BookIndexEntry, new)
+    copy_rows(
+        BookIndexEntry, ("name", "folded", "ingredient", "ingredient_id", "page", "source"), new
+    )
     changes.created += len(new)
     return changes
