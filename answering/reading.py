@@ -151,6 +151,13 @@ def asking_sentences(question: str) -> str:
     the other sentences are the case told around it. The whole question when none asks."""
     told = [s for s in _SENTENCE.findall(question) if s.strip()]
     asking = [n for n, s in enumerate(told) if _asks(folded_phrase(s))]
+    # With a question mark typed, only a sentence ending in one asks ("người đang dùng bất cứ
+    # thuốc chống đông máu nào. Cho Lifenac được không?" tells a case, then asks of a drug).
+    marked = [n for n, s in enumerate(told) if s.rstrip().endswith("?")]
+    if marked:
+        asking = [n for n in asking if n in marked]
+        if not asking and len(told) > 1:
+            return told[marked[-1]]
     if not asking or len(told) == 1:
         return question
     n = asking[-1]

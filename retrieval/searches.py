@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from corpus.sections import (
     EFFECT_SECTIONS,
+    PATIENT_SECTIONS,
     POPULATION_SITUATION_SECTIONS,
     SITUATION_SECTIONS,
     SectionKey,
@@ -159,6 +160,15 @@ def section(frame: QueryFrame, question: str) -> Retrieved:
         # "Aspirin cho trẻ em được không?": the contraindications, then every caution line
         # that names the population (Reye's syndrome is in Thận trọng).
         evidence = unique_evidence(evidence + _population_lines(frame))
+    if (
+        not evidence
+        and frame.attribute != SectionKey.CHONG_CHI_DINH
+        and (frame.attribute in PATIENT_SECTIONS.values() or frame.asks_use)
+    ):
+        # A pregnant or nursing patient, or "may it be given", and the monograph prints no such
+        # section (heparin): what a pharmacist checks next, the contraindications (and the
+        # floor's cautions), never an abstention.
+        return section(replace(frame, attribute=SectionKey.CHONG_CHI_DINH), question)
     if not evidence:
         return Retrieved(
             frame,

@@ -9,12 +9,14 @@ from answering.leads import lead_sentences
 from answering.reading import (
     Reading,
     as_relation,
+    asking_sentences,
     condition_to_drug,
     condition_words,
     patient_context,
 )
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import PATIENT_SECTIONS, SectionKey
+from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
 from retrieval.searches import drugs_for_condition
 
@@ -32,7 +34,10 @@ def recognise(reading: Reading) -> list[Candidate]:
     taken = reading.current_unknown
     unknown = [u for u in resolution.unknown if u not in taken]
     not_loaded = [u for u in resolution.not_loaded if u not in taken]
-    asks = reading.says("which_drug_strict") or asks_for_a_drug(reading.folded)
+    # An open wording only in the sentence that asks ("người đang dùng bất cứ thuốc chống đông
+    # máu nào …. Cho Lifenac được không?" tells a contraindication, asks no drug).
+    asking = folded_phrase(asking_sentences(question))
+    asks = reading.says("which_drug_strict") or asks_for_a_drug(asking)
     found = []
     if drugs and set(drugs) <= set(reading.current) and asks:
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's

@@ -74,3 +74,21 @@ def test_too_much_or_the_wrong_drug_reads_as_an_overdose(question: str) -> None:
 def test_an_antidote_asked_with_no_drug_named_stays_which_drug() -> None:
     result = answer_turn("ngộ độc nitroprusiat thì dùng thuốc giải gì?")
     assert result.frame.turn_type == "condition_to_drug" and "xanh_methylen" in result.frame.drugs
+
+
+def test_a_case_told_with_any_drug_of_a_class_asks_of_the_named_drug() -> None:
+    # "người đang dùng bất cứ thuốc chống đông máu nào" tells the case; the sentence with the
+    # question mark asks of diclofenac: its contraindication, not a which-drug list.
+    result = answer_turn(
+        "BN 66 tuổi đang dùng bất cứ thuốc chống đông máu nào, nằm nội trú. Cho diclofenac được không?"
+    )
+    assert result.frame.turn_type != "condition_to_drug"
+    assert "diclofenac" in result.frame.drugs
+
+
+def test_a_missing_section_of_a_may_it_be_given_question_shows_the_contraindications() -> None:
+    # Chymotrypsin prints no Thời kỳ mang thai: a pregnant patient's question is answered from
+    # Chống chỉ định, never abstained.
+    result = answer_turn("Thai phụ 20 tuần dùng chymotrypsin được không?")
+    assert result.decision == "answer"
+    assert result.frame.attribute == "chong_chi_dinh"
