@@ -19,7 +19,7 @@ from answering.cues import POPULATION_CONDITIONS, age_months, book_words
 from answering.reading import read
 from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
-from retrieval.frame import PatientContext, QueryFrame
+from retrieval.frame import TURN_TYPES, PatientContext, QueryFrame
 from retrieval.phrases import populations, routes
 
 # The patient flags and the populations whose words say them.
@@ -197,6 +197,16 @@ def _grounded_patient(
         current_medicines=kept("current_medicines", model.current_medicines, medicine_said),
         **flags,
     )
+
+
+def unsaid_turn_type(model: QueryFrame, floor: QueryFrame, said_type: object) -> QueryFrame:
+    """A turn type the model did not give (missing, or outside the closed set) and no section
+    with it: the floor's, not a default. Under json_schema Gemma 3 270M answered «Amlodipin là
+    thuốc gì?» with `{"drugs": ["AMLODIPIN"]}`; the default made it a section question with no
+    section, and a turn the no-model mode answers abstained (parent_hydration_failed)."""
+    if said_type in TURN_TYPES or model.attribute or not floor.drugs:
+        return model
+    return replace(model, turn_type=floor.turn_type, attribute=floor.attribute)
 
 
 def note_of(notes: Sequence[str]) -> str | None:

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from answering.cues import has
 from answering.followup import merge_with_prior
-from answering.frame_grounding import ground, note_of, said_in
+from answering.frame_grounding import ground, note_of, said_in, unsaid_turn_type
 from answering.intents import without_cue
 from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
@@ -74,6 +74,7 @@ def understand_turn(
         logger.warning("understanding fell back to the deterministic frame: %s", exc)
         return recorded(merge_with_prior(_fallback(floor, exc.reason), prior, question))
     frame = _only_exact(frame_from_model(raw, candidates, question, claimed_scope), exact, question)
+    frame = unsaid_turn_type(frame, floor, raw.turn_type)
     frame, dropped = ground(
         apply_surface_cues(frame, question), floor, said_in(floor, question, history)
     )

@@ -199,3 +199,13 @@ def test_a_rewritten_question_with_words_nobody_wrote_is_not_searched(scripted) 
     note = str(frame.understanding_note)
     assert "standalone_query (words not in the question)" in note
     assert "patient.allergies='penicilin' (not in the question)" in note
+
+
+def test_a_turn_type_the_model_did_not_give_is_the_floors(scripted) -> None:  # type: ignore[no-untyped-def]
+    # Gemma 3 270M under json_schema (fixtures/small-model-json-schema/gemma-3-270m-turns):
+    # only the drug, upper-cased; the default turn type made the turn abstain.
+    question = "Amlodipin là thuốc gì?"
+    floor = understand(question)
+    result = answer_turn(question, provider=scripted({"drugs": ["AMLODIPIN"]}, *["{}"] * 4))
+    assert result.frame.turn_type == floor.turn_type == "drug_overview"
+    assert result.decision == answer_turn(question, provider=None).decision == "answer"
