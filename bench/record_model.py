@@ -9,10 +9,18 @@ is appended as one JSON line in the format of ../shared/recordings/small-model-2
 
 then point ANSWER_BASE_URL (or bench/model_report.py --url) at http://127.0.0.1:8112/v1.
 Listens on 127.0.0.1 only and forwards to --upstream only; stops on Ctrl-C.
+
+    .venv/bin/python bench/record_model.py --strip RECORDED.jsonl OUT.jsonl.gz
+
+writes a recording fit to keep in the project: each call's prompt (`system`, `user`: the
+book's passages are in them) replaced by its `kind` (frame, answer, judge), the user's
+`question` as fenced in the prompt and `prompt_chars`; the replay test matches on these.
 """
 
 import argparse
+import gzip
 import json
+import re
 import threading
 import time
 import urllib.error
@@ -21,11 +29,38 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 _LOCK = threading.Lock()
+_QUESTION = re.compile(r"<<<CAU_HOI_NGUOI_DUNG>>>\n(.*?)\n<<</CAU_HOI_NGUOI_DUNG>>>", re.S)
+
+
+def kind_of(system: str) -> str:
+    """The call kind by the system prompt's first words (answering/prompts.py)."""
+    if system.startswith("Bạn phân tích câu hỏi"):
+        return "frame"
+    if system.startswith("Bạn là người đối chiếu"):
+        return "judge"
+    return "answer"
+
+
+def stripped(row: dict[str, object]) -> dict[str, object]:
+    """One recorded call without its prompt text: kind, question and the prompt's length."""
+    system, user = str(row.pop("system") or ""), str(row.pop("user") or "")
+    found = _QUESTION.search(user)
+    question = " ".join(found.group(1).split()) if found else ""
+    return {"kind": kind_of(system), "question": question, "prompt_chars": len(system + user)} | row
+
+
+def strip(source: Path, target: Path) -> None:
+    rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line]
+    with gzip.open(target, "wt", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps(stripped(row), ensure_ascii=False) + "\n")
+    print(f"{len(rows)} calls from {source} into {target}, prompts left out")
 
 
 class _Recorder(BaseHTTPRequestHandler):
     upstream = ""
     out = Path()
+    timeout = 600.0
 
     def do_POST(self) -> None:  # noqa: N802
         body = self.rfile.read(int(self.headers["Content-Length"]))
@@ -37,7 +72,7 @@ class _Recorder(BaseHTTPRequestHandler):
             method="POST",
         )
         try:
-            with urllib.request.urlopen(request, timeout=600) as response:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 status, data = response.status, response.read()
         except urllib.error.HTTPError as exc:
             status, data = exc.code, exc.read()
@@ -90,14 +125,25 @@ class _Recorder(BaseHTTPRequestHandler):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--upstream", required=True, help="http://127.0.0.1:PORT")
+    parser.add_argument("--upstream", help="http://127.0.0.1:PORT")
     parser.add_argument("--port", type=int, default=8112)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path)
+    # Just over the app's turn budget: closing the connection of a call the app gave up on
+    # stops llama-server's work on it (under json_schema Gemma 3 270M decoded 2 tokens/s, and
+    # abandoned answer calls ran on to max_tokens, slowing every call after them).
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per upstream call")
+    parser.add_argument("--strip", nargs=2, type=Path, metavar=("RECORDED", "OUT_GZ"))
     args = parser.parse_args()
+    if args.strip:
+        strip(*args.strip)
+        return
+    if not args.upstream or not args.out:
+        parser.error("--upstream and --out are required (or --strip RECORDED OUT_GZ)")
     if not args.upstream.startswith(("http://127.0.0.1", "http://localhost")):
         parser.error("--upstream must be a server on this machine")
     _Recorder.upstream = args.upstream.rstrip("/")
     _Recorder.out = args.out
+    _Recorder.timeout = args.timeout
     args.out.parent.mkdir(parents=True, exist_ok=True)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), _Recorder)
     print(f"recording 127.0.0.1:{args.port} -> {args.upstream} into {args.out}", flush=True)

@@ -7,7 +7,12 @@ It asserts only what must hold for any model: no traceback, no 500, every outcom
 decision with a reason, no number shown that is not verbatim in its cited block, the
 disclaimer on every card, and no question the deterministic frame understands turned into
 "out of scope"; and, the book being the floor (issue 20), wherever a written answer failed its
-checks the card shows the book's answer under the line saying it was withheld."""
+checks the card shows the book's answer under the line saying it was withheld.
+
+The same two models under `ANSWER_RESPONSE_FORMAT=json_schema` (issue 25), recorded without
+their prompts in fixtures/small-model-json-schema/: no frame value the question does not say,
+a refused reply leaves the deterministic frame as it was, no decision other than no-model
+mode's, the dev-003 ask-back and the dev-015 "did you mean" offer kept."""
 
 import gzip
 import json
@@ -26,11 +31,14 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 
+from answering.cues import book_words
 from answering.grounding import numeric_tokens
 from answering.quantities import read_quantities
 from answering.results import ABSTAIN_MESSAGES, DISCLAIMER
+from answering.turn import answer_in_conversation, answer_turn
 from answering.understanding import understand
 from corpus.text import folded_phrase
+from retrieval.frame import QueryFrame
 from retrieval.phrases import populations, routes
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +68,10 @@ def _recorded(files: list[Path]) -> dict[tuple[str, str], list[dict[str, object]
         with opened as lines:
             for line in lines:
                 row = json.loads(line)
-                calls[_key(str(row["system"]), str(row["user"]))].append(row)
+                if "kind" in row:  # kept without its prompt (bench/record_model.py --strip)
+                    calls[(str(row["kind"]), str(row["question"]))].append(row)
+                else:
+                    calls[_key(str(row["system"]), str(row["user"]))].append(row)
     return calls
 
 
@@ -71,11 +82,18 @@ class _Replay(BaseHTTPRequestHandler):
         key = _key(body["messages"][0]["content"], body["messages"][1]["content"])
         rows = server.calls.get(key)  # type: ignore[attr-defined]
         if not rows:  # never recorded for this question: another reply of the same kind
+            server.kinds[f"{key[0]} unrecorded"] += 1  # type: ignore[attr-defined]
             same = [r for (kind, _), rs in server.calls.items() for r in rs if kind == key[0]]  # type: ignore[attr-defined]
+            if not same:  # none of this kind came back in time when it was recorded
+                self.send_error(503)
+                return
             rows = [same[zlib.crc32(key[1].encode()) % len(same)]]
         row = rows[server.served[key] % len(rows)]  # type: ignore[attr-defined]
         server.served[key] += 1  # type: ignore[attr-defined]
         server.kinds[key[0]] += 1  # type: ignore[attr-defined]
+        if row.get("status", 200) != 200:  # recorded as timed out: replayed as a server error
+            self.send_error(503)
+            return
         payload = {
             "choices": [
                 {
@@ -221,3 +239,94 @@ def test_the_recorded_small_models_on_the_chat_page_never_500(replay, django_use
         assert response.status_code == 200
         assert DISCLAIMER in response.content.decode()
         assert Turn.objects.filter(conversation=conversation).count() == 1
+
+
+JSON_SCHEMA = Path(__file__).parent / "fixtures" / "small-model-json-schema"
+_FLAGS = {
+    "renal": "suy_than",
+    "hepatic": "suy_gan",
+    "pregnancy": "phu_nu_mang_thai",
+    "breastfeeding": "cho_con_bu",
+}
+
+
+def ungrounded_anywhere(frame: QueryFrame, question: str) -> list[str]:
+    """`ungrounded`, and what the summary does not show: the condition, the patient (flags by
+    the phrase tables, conditions, allergies and medicines by their words), pregnancy weeks,
+    Clcr and the quantities the card says it understood, as the deterministic reader has them."""
+    floor = understand(question)
+    out = ungrounded(frame.summary(), question)
+    words = set(folded_phrase(f"{question} {book_words(question)}").split())
+
+    def said(value: str) -> bool:
+        return set(folded_phrase(value).split()) <= words
+
+    for name in ("pregnancy_weeks", "clcr", "quantities"):
+        if getattr(frame, name) != getattr(floor, name):
+            out.append(f"{name}={getattr(frame, name)!r}")
+    for name in ("condition", "indication"):
+        value = getattr(frame, name)
+        if value and value != getattr(floor, name) and not said(value):
+            out.append(f"{name}={value!r}")
+    for name in ("comorbidities", "allergies", "current_medicines"):
+        floor_values = getattr(floor.patient, name)
+        out += [
+            f"patient.{name}={v!r}"
+            for v in getattr(frame.patient, name)
+            if v not in floor_values and not said(v)
+        ]
+    for flag, population in _FLAGS.items():
+        if getattr(frame.patient, flag) and not getattr(floor.patient, flag):
+            if population not in populations(question):
+                out.append(f"patient.{flag}")
+    return out
+
+
+@pytest.mark.parametrize(
+    "model", ["gemma-3-270m", "smollm2-135m", "gemma-3-270m-turns", "smollm2-135m-turns"]
+)
+def test_the_json_schema_traffic_adds_nothing_the_question_did_not_say(  # type: ignore[no-untyped-def]
+    settings, django_user_model, model: str
+) -> None:
+    settings.ANSWER_RESPONSE_FORMAT = "json_schema"
+    server = _serve_replay(settings, [JSON_SCHEMA / f"{model}.jsonl.gz"])
+    try:
+        asked = {question for kind, question in server.calls if kind == "frame"}  # type: ignore[attr-defined]
+        rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line]
+        rows = [r for r in rows if " ".join(r["question"].split()) in asked]
+        assert {"dev-003", "dev-015"} <= {r["id"] for r in rows}
+        lines: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            result = answer_in_conversation([row["question"]])
+            assert ungrounded_anywhere(result.frame, row["question"]) == [], row["id"]
+            assert result.frame.understood_by in ("model", "merged", "deterministic"), row["id"]
+            plain = answer_turn(row["question"], provider=None)
+            assert result.decision == plain.decision, row["id"]  # the book is the floor
+            if result.frame.understood_by == "deterministic":  # the reply refused: the floor
+                assert result.frame.summary() == {
+                    **plain.frame.summary(),
+                    "understood_by": "deterministic",
+                    "understanding_note": result.frame.understanding_note,
+                }, row["id"]
+            lines[row["id"]] = result.as_dict()
+            assert _shown_numbers_are_in_their_blocks(lines[row["id"]]), row["id"]
+        assert server.kinds["frame"] == len(rows)  # type: ignore[attr-defined]
+        assert not server.kinds["frame unrecorded"]  # type: ignore[attr-defined]
+        _the_ask_back_and_the_offer_hold(lines)
+        # The chat page, for the ask-back and the offer: no 500.
+        from chat.models import Conversation
+
+        user = django_user_model.objects.create_user(f"bs_{model}")
+        client = Client()
+        client.force_login(user)
+        for row in rows:
+            if row["id"] in ("dev-003", "dev-015"):
+                conversation = Conversation.objects.create(user=user)
+                response = client.post(
+                    f"/c/{conversation.pk}/ask/",
+                    {"question": row["question"]},
+                    HTTP_HX_REQUEST="true",
+                )
+                assert response.status_code == 200, row["id"]
+    finally:
+        server.shutdown()
