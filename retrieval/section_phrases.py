@@ -269,6 +269,13 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "trước hay sau bữa ăn",
         "liều tối đa",
         "liều khởi đầu",
+        # A start asked without the word "liều" ("uống khởi đầu thế nào", "ngày đầu cho bao
+        # nhiêu").
+        "khởi đầu thế nào",
+        "khởi đầu bao nhiêu",
+        "khởi đầu ra sao",
+        "cho bao nhiêu",
+        "ngày đầu cho",
         "chỉnh liều",
         "hiệu chỉnh liều",
         "mỗi lần",

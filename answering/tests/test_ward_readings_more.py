@@ -92,3 +92,12 @@ def test_a_missing_section_of_a_may_it_be_given_question_shows_the_contraindicat
     result = answer_turn("Thai phụ 20 tuần dùng chymotrypsin được không?")
     assert result.decision == "answer"
     assert result.frame.attribute == "chong_chi_dinh"
+
+
+def test_a_start_asked_without_the_word_dose_is_a_dose_question() -> None:
+    assert read("BN THA mới, amlodipin uống khởi đầu thế nào?").frame.attribute == (
+        "lieu_luong_va_cach_dung"
+    )
+    assert read("phù do xơ gan, furosemid ngày đầu cho bao nhiêu").frame.attribute == (
+        "lieu_luong_va_cach_dung"
+    )
