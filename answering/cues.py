@@ -194,16 +194,14 @@ DRUG_KINDS = (
     "hormon",
     "dich truyen",
 )
-# "khi nào", "lúc nào", "thế nào", "là gì" end no drug's name ("tiêm thuốc cản quang, ngưng
-# thuốc trước bao lâu, khi nào uống lại").
+# "khi nào", "lúc nào", "thế nào", "là gì" end no drug's name ("… khi nào uống lại").
 _NOT_WHICH = r"(?<!khi)(?<!luc)(?<!the)(?<!la)"
 _OPEN_WHICH = re.compile(
     rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,6}}{_NOT_WHICH} (?:nao|gi)"
     r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi)"
     # "Có thuốc uống làm tan sỏi không?": a drug asked for as a yes/no.
     rf"|co (?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{1,6}} (?:khong|ko|k)$"
-    # "chất cản quang để chụp tử cung vòi trứng, trong dược thư có loại nào": a kind of drug,
-    # then "loại nào" however far.
+    # "chất cản quang để chụp tử cung …, trong dược thư có loại nào": "loại nào" however far.
     rf"|(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,14}} loai (?:nao|gi))(?![a-z0-9])"
 )
 

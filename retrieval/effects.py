@@ -13,8 +13,8 @@ from retrieval.frame import QueryFrame
 from retrieval.ranked import Situation, coverage, names_situation, section_evidence, situation_of
 from retrieval.retrieved import Retrieved, ahead_of
 from retrieval.searches import section
-from retrieval.section_phrases import NAMED_EFFECTS
 from retrieval.situations import condition_phrases
+from retrieval.ward_asks import NAMED_EFFECTS
 
 # Where the book answers a symptom: what to do first, then that it happens.
 SYMPTOM_SECTIONS = (SectionKey.HUONG_DAN_CACH_XU_TRI_ADR, SectionKey.TAC_DUNG_KHONG_MONG_MUON)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from corpus.sections import SectionKey
 from corpus.text import diacritics_agree, folded_phrase, typed_words
-from retrieval.section_phrases import OPENED, SECTION_PHRASES
+from retrieval.section_phrases import SECTION_PHRASES
 from retrieval.situations import NOT_A_POPULATION, POPULATION_PHRASES, ROUTE_PHRASES
+from retrieval.ward_asks import OPENED
 
 
 @dataclass(frozen=True)

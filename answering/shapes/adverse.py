@@ -18,7 +18,7 @@ from retrieval.effects import SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import section_matches
 from retrieval.ranked import Situation, coverage, names_situation
-from retrieval.section_phrases import ADR_ASKS, ATTRIBUTION, NAMED_EFFECTS
+from retrieval.ward_asks import ADR_ASKS, ATTRIBUTION, NAMED_EFFECTS
 
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".

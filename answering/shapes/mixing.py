@@ -17,8 +17,8 @@ from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.mixing import MAKING_UP, MIXING_SECTIONS, fluids_in, mixing, prints_any
 from retrieval.pairs import names_printed_for
-from retrieval.section_phrases import MIXING
 from retrieval.situations import ROUTE_PHRASES
+from retrieval.ward_asks import MIXING
 
 NAME = "mixing"
 # Above the interaction reading (55/45): two drugs in one syringe is a mixing question first;

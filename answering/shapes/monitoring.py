@@ -15,7 +15,7 @@ from retrieval.frame import QueryFrame, TurnType
 from retrieval.monitoring import MONITOR_SECTIONS, monitoring, tells_a_step, what_is_monitored
 from retrieval.phrases import section_matches
 from retrieval.ranked import coverage
-from retrieval.section_phrases import MONITORING
+from retrieval.ward_asks import MONITORING
 
 NAME = "monitoring"
 # Above the adverse shape (32) and the situation readings.

@@ -101,9 +101,7 @@ class Verdict:
     reason: str
     lead: str  # title and opening of the first block in view
     visible_chars: int
-    # A line awaiting the print check is never shown as an answer: the card says in view
-    # that it is held, citing its chunk (section and printed pages) to read in the book.
-    pointed: bool = False
+    pointed: bool = False  # a held line's chunk cited by the notice in view (its pages)
     why: list[str] = field(default_factory=list)
 
 

@@ -1,0 +1,107 @@
+"""The ward's phrasings that ask a question shape's own question, beside the section phrases:
+a symptom attributed to the drug, what to do about it, what to monitor, an opened or made-up
+container, an effect named by a phrase, a drug mixed with a fluid or another drug. Written as
+typed (diacritics kept), matched folded and word-bounded by the shapes."""
+
+# A symptom since the drug was started, asked whether the drug caused it: the patient's own
+# effect, not a question about the drug's effects in general ("có gây … không").
+ATTRIBUTION: tuple[str, ...] = (
+    "do thuốc",
+    "do thuốc không",
+    "do thuốc à",
+    "do thuốc hả",
+    "do thuốc ha",
+    "liên quan thuốc",
+    "liên quan đến thuốc",
+    "liên quan tới thuốc",
+    "có liên quan",
+    "có phải do",
+    "phải do thuốc",
+    "có phải tác dụng phụ",
+    "có phải là tác dụng phụ",
+    "phải tác dụng phụ không",
+)
+
+# Asked of a symptom the patient has since the drug, with no section's word: will it pass,
+# must the drug be stopped or changed, is it dangerous ("từ khi uống captopril … mất vị, có
+# hết không?", "đang truyền … rỉ máu, có phải ngưng không?").
+ADR_ASKS: tuple[str, ...] = (
+    "có hết không",
+    "có hết ko",
+    "có hết k",
+    "có tự hết",
+    "bao lâu thì hết",
+    "bao lâu hết",
+    "có phải ngưng",
+    "có phải ngừng",
+    "có cần ngưng",
+    "có cần ngừng",
+    "có nên ngưng",
+    "có nên ngừng",
+    "có phải đổi thuốc",
+    "có cần đổi thuốc",
+    "có nguy hiểm không",
+    "có nguy hiểm ko",
+    "có sao không",
+    "có sao ko",
+)
+
+# What to monitor or test during treatment: asked of the cautions, answered wherever the
+# book says it (Thận trọng, ADR management, Liều lượng: "nhất thiết phải theo dõi INR").
+MONITORING: tuple[str, ...] = (
+    "theo dõi gì",
+    "theo dõi những gì",
+    "theo dõi thế nào",
+    "theo dõi như thế nào",
+    "cần theo dõi",
+    "phải theo dõi",
+    "xét nghiệm gì",
+    "làm xét nghiệm",
+    "cần xét nghiệm",
+    "kiểm tra gì",
+    "cần kiểm tra",
+    "giám sát gì",
+    "theo dõi xét nghiệm",
+    "những thông số gì",
+)
+
+# A container opened or a solution made up: "dùng trong bao lâu" then asks how long it may
+# be used, not how long the treatment lasts.
+OPENED: tuple[str, ...] = (
+    "đã mở nắp",
+    "sau khi mở",
+    "đã mở",
+    "pha xong",
+    "sau khi pha",
+    "đã pha",
+)
+
+# Mixing a drug with a fluid or another drug, in a bag, a syringe or a line ("pha loãng
+# amphotericin B bằng NaCl 0,9%", "rút chung 1 bơm tiêm", "chạy chung đường với truyền máu"):
+# asked of the incompatibilities, answered where the book says it (Tương kỵ, Cách dùng).
+MIXING: tuple[str, ...] = (
+    "pha loãng",
+    "pha với",
+    "pha bằng",
+    "pha trong",
+    "pha chung",
+    "pha cùng",
+    "pha lẫn",
+    "trộn",
+    "hòa tan",
+    "dung môi",
+    "bơm tiêm",
+    "chung đường",
+    "cùng đường",
+    "chạy chung",
+    "truyền chung",
+    "tiêm chung",
+    "chung dây",
+    "cùng dây",
+    "tương kỵ",
+    "tương hợp",
+)
+
+# Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept
+# as the symptom where the question's other section phrases are cut.
+NAMED_EFFECTS: tuple[str, ...] = ("hội chứng người đỏ", "phù mạch", "phù môi")
