@@ -60,6 +60,7 @@ CUES: dict[str, tuple[str, ...]] = {
     # How a "which drug" question points at the book and its indications, around the
     # condition ("những thuốc nào có chỉ định liên quan đến bệnh gút trong sách").
     "asking": (
+        "thuoc giai",
         "lien quan den",
         "lien quan toi",
         "lien quan",

@@ -50,6 +50,10 @@ def nothing_to_search(frame: QueryFrame, question: str) -> Retrieved:
     return Retrieved(frame, [], Outcome.ABSTAIN, reason)
 
 
+# A which-drug condition of more words than this is a story, not a phrase.
+LONG_CONDITION = 8
+
+
 def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     """ "Thuốc nào trị gút?": the monographs whose Chỉ định says the condition (ranked over
     the whole book's indications when the phrase search finds none), each with the patient's
@@ -75,7 +79,15 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     ranked = [e for e in ranked_indications(question) if e.drug_id not in listed]
     if typed:
         ranked = [e for e in ranked if says_as_much(e.text, typed[0].text, question)]
-    evidence = unique_evidence(typed + ranked) or find_by_indication(frame.condition or "")
+    if len((frame.condition or "").split()) > LONG_CONDITION and ranked:
+        # A story of many words ("tím tái, SpO2 85% …, máu nâu sô cô la, MetHb 40% sau uống
+        # dapson"): a phrase of two common words it happens to share ("tím tái") says less
+        # than the indication saying its rare words (methemoglobin); that one leads.
+        typed = [e for e in typed if says_as_much(e.text, ranked[0].text, question)]
+        evidence = unique_evidence(ranked + typed)
+    else:
+        evidence = unique_evidence(typed + ranked) or find_by_indication(frame.condition or "")
+    evidence = evidence or find_by_indication(frame.condition or "")
     if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))

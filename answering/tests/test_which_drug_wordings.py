@@ -39,3 +39,13 @@ def test_the_drug_whose_indication_answers_leads(question: str, first: str) -> N
 def test_a_listed_drugs_line_is_its_indication_not_a_safety_passage() -> None:
     lines = _listed("BN đang dùng warfarin bị đau răng, dùng thuốc giảm đau gì?")
     assert lines and all("warfarin" not in line.lower() for line in lines)
+
+
+def test_a_long_story_asks_for_the_antidote_in_its_last_sentence() -> None:
+    # "thuốc giải" is the asking, not the condition (it matched "giai đoạn"); the story before
+    # it is the condition, and the indication saying its rare word leads, alone.
+    lines = _listed(
+        "BN tím tái, SpO2 86%, máu màu nâu sô cô la, MetHb 35% sau khi dùng prilocain. "
+        "Dùng thuốc giải gì?"
+    )
+    assert lines[0].startswith("XANH METHYLEN") and "methemoglobin" in lines[0]
