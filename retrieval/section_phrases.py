@@ -161,6 +161,12 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "dùng bao nhiêu",
         "bao nhiêu mg",
         "mấy viên",
+        # Drops, puffs, ampoules counted ("nhỏ cho bé mấy giọt?", "xịt mấy nhát").
+        "mấy giọt",
+        "bao nhiêu giọt",
+        "mấy nhát",
+        "bao nhiêu nhát",
+        "mấy ống",
         "uống thế nào",
         "dùng thế nào",
         "uống trước hay sau",

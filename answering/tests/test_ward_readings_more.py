@@ -101,3 +101,13 @@ def test_a_start_asked_without_the_word_dose_is_a_dose_question() -> None:
     assert read("phù do xơ gan, furosemid ngày đầu cho bao nhiêu").frame.attribute == (
         "lieu_luong_va_cach_dung"
     )
+
+
+def test_drops_or_puffs_counted_ask_the_dose() -> None:
+    # "mấy giọt" is a dose; "được không" beside it keeps the contraindications in view (floor).
+    result = answer_turn("bé 7 tuổi ngạt mũi, nhỏ xylometazolin được không, mấy giọt?")
+    assert result.frame.attribute == "lieu_luong_va_cach_dung"
+    first_folded = next((n for n, b in enumerate(result.blocks) if b.collapsed), len(result.blocks))
+    shown = result.blocks[:first_folded]
+    assert any("Trẻ em từ 6 tuổi đến 12 tuổi" in t for b in shown for t, _ in b.claims)
+    assert any(b.section_key == "chong_chi_dinh" for b in shown)
