@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from answering.reading import condition_words
 from corpus.sections import SectionKey
-from corpus.text import SEARCH_FILLER, words
+from corpus.text import SEARCH_FILLER, prints_phrase, words
 from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
@@ -38,12 +38,6 @@ _ROUTE_LABELS: dict[str, tuple[str, ...]] = {
     "dat_truc_trang": ("trực tràng",),
     "xit_hit": ("xịt", "hít", "khí dung"),
 }
-
-
-def prints_phrase(text: str, folded_phrases: Sequence[str]) -> bool:
-    """Whether the text prints one of the folded phrases as words."""
-    folded = f" {' '.join(words(text))} "
-    return any(f" {p} " in folded for p in folded_phrases)
 
 
 def _says(text: str, phrases: Sequence[str]) -> bool:

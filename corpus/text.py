@@ -6,6 +6,7 @@ diacritics-kept form and prefers exact matches. Numbers are never touched here.
 
 import re
 import unicodedata
+from collections.abc import Collection
 from functools import lru_cache
 
 # Look-alikes the OCR produced: Ð (U+00D0, Icelandic eth) printed for Đ.
@@ -90,6 +91,12 @@ def _marks(word: str) -> tuple[str, ...]:
 
 def folded_phrase(text: str) -> str:
     return " ".join(words(text))
+
+
+def prints_phrase(text: str, folded_phrases: Collection[str]) -> bool:
+    """Whether the text prints one of the folded phrases as words ("nhi" is not in "nhiễm")."""
+    folded = f" {folded_phrase(text)} "
+    return any(f" {p} " in folded for p in folded_phrases)
 
 
 def drug_id_for(heading: str) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.sections import PAIR_SECTIONS, SectionKey
-from corpus.text import folded_phrase
+from corpus.text import folded_phrase, prints_phrase
 from retrieval.bands import clcr_holds
 from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
@@ -272,7 +272,7 @@ def ranked_indications(question: str) -> list[Evidence]:
     # "truyền ifosfamid": mesna's "… do dùng hóa trị liệu ifosfamid") says who it is for:
     # it leads, whatever the words of the condition a distractor shares.
     drugs = _drug_names_in(question)
-    with_drug = [e for _, e in scored if drugs and _prints(e.text, drugs)]
+    with_drug = [e for _, e in scored if drugs and prints_phrase(e.text, drugs)]
     if not scored:
         return []
     # The rare words and pairs said first ("Kawasaki" before the "chẩn đoán" of how the case
@@ -299,8 +299,3 @@ def _drug_names_in(question: str) -> list[str]:
     """The drug names the question says, folded: loaded, indexed, or drug-like unknowns."""
     found = get_resolver().resolve_detail(question)
     return [*(p for p, _ in found.spans), *found.not_loaded, *found.unknown]
-
-
-def _prints(text: str, names: Sequence[str]) -> bool:
-    padded = f" {folded_phrase(text)} "
-    return any(f" {n} " in padded for n in names)

@@ -5,7 +5,7 @@ of giving in Liều lượng và cách dùng, the in-use stability, and for two 
 naming the other. The paragraphs naming what is mixed come first, Tương kỵ's before the rest."""
 
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase
+from corpus.text import folded_phrase, prints_phrase
 from retrieval.evidence import Evidence, unique_evidence
 from retrieval.frame import QueryFrame
 from retrieval.pairs import interaction_evidence
@@ -56,11 +56,6 @@ def fluids_in(question: str) -> list[str]:
     )
 
 
-def prints_any(text: str, phrases: list[str]) -> bool:
-    padded = f" {folded_phrase(text)} "
-    return any(f" {p} " in padded for p in phrases)
-
-
 def naming_paragraphs(drug_id: str, phrases: list[str]) -> list[Evidence]:
     """The drug's paragraphs of the mixing sections naming one of the phrases, in the
     sections' order (Tương kỵ first) and the book's."""
@@ -68,7 +63,7 @@ def naming_paragraphs(drug_id: str, phrases: list[str]) -> list[Evidence]:
         e
         for key in MIXING_SECTIONS
         for e in section_evidence(drug_id, key)
-        if prints_any(e.text, phrases)
+        if prints_phrase(e.text, phrases)
     ]
     return found[:MIXING_PARAGRAPHS]
 

@@ -13,7 +13,7 @@ from answering.red_flags import follows_a_drug
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase
+from corpus.text import folded_phrase, prints_phrase
 from retrieval.effects import SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import section_matches
@@ -73,8 +73,7 @@ def recognise(reading: Reading) -> list[Candidate]:
 
 
 def _asks(reading: Reading) -> bool:
-    padded = f" {reading.folded} "
-    return any(f" {p} " in padded for p in _ADR_ASKS)
+    return prints_phrase(reading.question, _ADR_ASKS)
 
 
 def _next(found: list[Unit], n: int, text: str) -> list[str]:

@@ -12,10 +12,10 @@ from answering.reading import Reading, condition_words, without_names
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase
+from corpus.text import folded_phrase, prints_phrase
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
-from retrieval.mixing import MAKING_UP, MIXING_SECTIONS, fluids_in, mixing, prints_any
+from retrieval.mixing import MAKING_UP, MIXING_SECTIONS, fluids_in, mixing
 from retrieval.pairs import names_printed_for
 from retrieval.situations import ROUTE_PHRASES
 from retrieval.ward_asks import MIXING
@@ -35,10 +35,8 @@ def recognise(reading: Reading) -> list[Candidate]:
     if not reading.drugs or len(reading.drugs) > 2:
         return []
     # Matched with the drugs' names too and without them ("pha Rocephin bằng Ringer lactat").
-    padded = (
-        f" {reading.folded} {folded_phrase(without_names(reading.question, reading.resolution))} "
-    )
-    if not any(f" {p} " in padded for p in _ASKED):
+    bare = without_names(reading.question, reading.resolution)
+    if not (prints_phrase(reading.question, _ASKED) or prints_phrase(bare, _ASKED)):
         return []
     if reading.section == SectionKey.DO_ON_DINH_VA_BAO_QUAN:
         return []  # "đã pha với nước cất, để được bao lâu?" asks the in-use time
@@ -76,11 +74,11 @@ def lead(
             continue
         said = _mixed(frame, c.drug_id)
         for n, u in enumerate(units(c.text)):
-            if prints_any(u.bare, said):
+            if prints_phrase(u.bare, said):
                 rank = (
-                    not prints_any(u.text, route) if route else False,
+                    not prints_phrase(u.text, route) if route else False,
                     order[c.section_key],
-                    not prints_any(u.bare, list(_FORBIDS)),
+                    not prints_phrase(u.bare, _FORBIDS),
                     n,
                 )
                 scored.append((rank, len(scored), u.text, c))

@@ -100,12 +100,7 @@ def test_a_symptom_since_the_drug_asked_with_no_section_word(question: str, line
     result = answer_turn(question)
     assert result.frame.shape == "adverse"
     assert result.decision == "answer"
-    shown = []
-    for block in result.blocks:
-        if block.collapsed:
-            break
-        shown += [text for text, _ in block.claims]
-    assert line in " ".join(" ".join(shown).split())
+    assert delivery(result, line).before_collapsed
 
 
 def test_a_switch_to_another_drug_is_no_symptom() -> None:

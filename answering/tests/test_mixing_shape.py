@@ -6,18 +6,10 @@ naming what is mixed is in view, in the lead."""
 
 import pytest
 
+from answering.delivery import delivery
 from answering.turn import answer_turn
 
 pytestmark = pytest.mark.django_db
-
-
-def _in_view(result) -> str:  # type: ignore[no-untyped-def]
-    shown = []
-    for block in result.blocks:
-        if block.collapsed:
-            break
-        shown += [text for text, _ in block.claims]
-    return " ".join(" ".join(shown).split())
 
 
 @pytest.mark.parametrize(
@@ -45,7 +37,7 @@ def test_what_a_drug_is_mixed_with_leads(question: str, line: str) -> None:
     assert result.frame.shape == "mixing"
     lead = next(b for b in result.blocks if b.title.endswith("nêu trong sách"))
     assert any(line in " ".join(text.split()) for text, _ in lead.claims)
-    assert line in _in_view(result)
+    assert delivery(result, line).before_collapsed
 
 
 @pytest.mark.parametrize(
@@ -58,10 +50,11 @@ def test_what_a_drug_is_mixed_with_leads(question: str, line: str) -> None:
 def test_two_drugs_in_one_line_answer_both(question: str) -> None:
     result = answer_turn(question)
     assert set(result.frame.drugs) == {"ceftriaxon", "vancomycin"}
-    shown = _in_view(result)
     # Each monograph's line naming the other, whatever the order typed.
-    assert "không được pha lẫn với các aminoglycosid, amsacrin, vancomycin" in shown
-    assert "Đã thấy có tương kỵ giữa vancomycin với aminophylin" in shown
+    assert delivery(
+        result, "không được pha lẫn với các aminoglycosid, amsacrin, vancomycin"
+    ).before_collapsed
+    assert delivery(result, "Đã thấy có tương kỵ giữa vancomycin với aminophylin").before_collapsed
 
 
 def test_an_in_use_time_stays_a_storage_question() -> None:
