@@ -135,13 +135,26 @@ def not_found_blocks(frame: QueryFrame) -> tuple[AnswerBlock | None, AnswerBlock
         first = AnswerBlock(
             "Có tên thuốc không tìm thấy", BlockKind.NOTICE, "", frame.drugs[0], [(text, [])]
         )
-    if other:
-        text = (
-            f"Trong câu hỏi có {_quoted(other)}: không phải tên thuốc nào trong các chuyên luận "
-            f"đã nạp; câu trả lời trên chỉ từ chuyên luận {answered}."
+    # A word the book prints ("protein", "creatinin") is its text's, not a drug not found.
+    printed = [n for n in other if get_resolver().mentioned_in_book(n)]
+    texts = [
+        f"Trong câu hỏi có {_quoted(names)}: {said} câu trả lời trên chỉ từ chuyên luận {answered}."
+        for names, said in (
+            (
+                [n for n in other if n not in printed],
+                "không phải tên thuốc nào trong các chuyên luận đã nạp;",
+            ),
+            (printed, "từ có trong văn bản Dược thư nhưng không là tên chuyên luận nào đã nạp;"),
         )
+        if names
+    ]
+    if texts:
         last = AnswerBlock(
-            "Từ không khớp tên thuốc", BlockKind.NOTICE, "", frame.drugs[0], [(text, [])]
+            "Từ không khớp tên thuốc",
+            BlockKind.NOTICE,
+            "",
+            frame.drugs[0],
+            [(text, []) for text in texts],
         )
     return first, last
 

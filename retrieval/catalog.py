@@ -12,7 +12,7 @@ import re
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from corpus.text import words
-from retrieval import catalog_store
+from retrieval import catalog_store, name_conflicts
 from retrieval.name_forms import ABBREVIATIONS, head_forms
 from retrieval.turn_cache import once_per_turn
 
@@ -72,9 +72,8 @@ class Resolution:
     spans: tuple[tuple[str, str], ...]  # (matched text, drug id)
     not_loaded: tuple[str, ...] = ()  # names the book indexes but whose monograph is not loaded
     unknown: tuple[str, ...] = ()  # drug-like names found nowhere
-    # An unknown name two letters from loaded names: (the name, ((loaded name, drug id), …)).
-    # Never an answer, only "did you mean" (the seed: a name nothing exact supports never
-    # becomes another drug).
+    # An unknown name two letters from loaded names: (the name, ((loaded name, drug id), …)),
+    # only "did you mean" (the seed: a name nothing exact supports never becomes another drug).
     near_misses: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
 
@@ -97,8 +96,10 @@ class CatalogDrugResolver:
         index_names: Iterable[tuple[str, str]],
         display: dict[str, str] | None = None,
         book_vocabulary: Iterable[str] = (),
+        ordinary: Collection[tuple[str, ...]] = (),
     ) -> "CatalogDrugResolver":
-        """loaded_names: (name, drug_id) of loaded monographs; index_names: (name, ingredient id)."""
+        """loaded_names: (name, drug_id) of loaded monographs; index_names: (name, ingredient
+        id); ordinary: one-word brands the book's prose uses otherwise (`name_conflicts`)."""
         loaded: dict[tuple[str, ...], set[str]] = defaultdict(set)
         loaded_names_seen = list(loaded_names)
         for name, drug_id in loaded_names_seen:
@@ -120,13 +121,17 @@ class CatalogDrugResolver:
             key = tuple(words(name))
             if _usable(key) and key not in loaded and ingredient_id not in loaded_ids:
                 others[key].add(ingredient_id)
+        for key, elsewhere in name_conflicts.attributed_elsewhere(loaded, index_names).items():
+            others[key] |= elsewhere  # retrieval.name_conflicts: "Glyburid", then "amip"
+            loaded.pop(key)
+        for key in ordinary:
+            loaded.pop(key, None)
         # "Tegretol" for the index's "Tegretol 200": a base name answers only when it names
         # one loaded ingredient and nothing else is called that.
-        bases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        bases: dict[tuple[str, ...], set[str]] = defaultdict(set)  # "DEXTRAN 1" has no base
         headings = {tuple(words(h)) for h in (display or {}).values()}
         for name, ingredient_id in [*loaded_names_seen, *index_names]:
             base = brand_base(name)
-            # "DEXTRAN 1" is the drug's own name, its number no strength: no base "dextran".
             if base is not None and tuple(words(name)) not in headings:
                 bases[base].add(ingredient_id)
         for base, ids in bases.items():
@@ -348,6 +353,8 @@ def get_resolver() -> CatalogDrugResolver:
 
 def build_resolver() -> tuple[CatalogDrugResolver, int]:
     """The resolver built from the name tables, and the chunks' version its vocabulary read."""
-    loaded, index, display = catalog_store.name_rows(SALTS)
+    loaded, index, display, brands = catalog_store.name_rows(SALTS)
     chunks_version, vocabulary = catalog_store.book_vocabulary()
-    return CatalogDrugResolver.build(loaded, index, display, vocabulary), chunks_version
+    ordinary = name_conflicts.book_words_among_brands(brands, catalog_store.prose_owners())
+    built = CatalogDrugResolver.build(loaded, index, display, vocabulary, ordinary)
+    return built, chunks_version

@@ -1,0 +1,65 @@
+"""Names that would point at the wrong monograph are not answered (retrieval.name_conflicts),
+on the real book and its index."""
+
+import pytest
+
+from answering.turn import answer_turn
+from retrieval.catalog import get_resolver
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Bệnh nhân đang uống Glyburid 5 mg, liều thế nào?",  # glibenclamide's, printed under gentamicin
+        "Carmize dùng cho người suy thận được không?",
+        "Norcuron tiêm tĩnh mạch liều bao nhiêu?",  # vecuronium's, the brand index says vancomycin
+        "Venlixor 75 có gây buồn nôn không?",
+    ],
+)
+def test_a_name_the_index_gives_to_an_unloaded_ingredient_answers_no_loaded_drug(
+    question: str,
+) -> None:
+    found = get_resolver().resolve_detail(question)
+    assert found.drugs == () and found.not_loaded
+
+
+def test_a_combination_brand_still_answers_its_loaded_component() -> None:
+    assert get_resolver().resolve("Unasyn tiêm bắp liều bao nhiêu?") == ("ampicilin",)
+
+
+@pytest.mark.parametrize(
+    ("question", "drug"),
+    [
+        ("Lỵ amip ở người lớn dùng metronidazol liều thế nào?", "metronidazol"),
+        ("Áp xe gan do amip, thuốc nào điều trị?", None),
+    ],
+)
+def test_a_brand_that_is_the_books_own_word_elsewhere_is_not_that_brand(
+    question: str, drug: str | None
+) -> None:
+    assert "amlodipin" not in get_resolver().resolve(question)
+    result = answer_turn(question, provider=None)
+    assert "amlodipin" not in result.frame.drugs
+    assert all(c.drug_id != "amlodipin" for c in result.citations)
+    if drug:
+        assert result.frame.drugs == (drug,)
+
+
+def test_a_brand_its_own_monograph_prints_in_its_text_still_answers() -> None:
+    assert get_resolver().resolve("Humalog tiêm trước ăn bao lâu?") == ("insulin",)
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("protein niệu khi dùng captopril có sao không", "protein"),
+        ("BN creatinin 180, dùng metformin được không?", "creatinin"),
+    ],
+)
+def test_a_word_the_book_prints_is_never_called_a_drug_not_found(question: str, word: str) -> None:
+    result = answer_turn(question, provider=None)
+    notices = [t for b in result.blocks for t, *_ in b.claims if f"«{word}»" in t]
+    assert all("văn bản Dược thư" in t and "không phải tên thuốc" not in t for t in notices)
+    assert not any(typed == word for typed, _ in result.frame.did_you_mean)
