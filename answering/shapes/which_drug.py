@@ -86,12 +86,11 @@ def recognise(reading: Reading) -> list[Candidate]:
         and asks_for_a_drug(reading.folded)
         and not reading.says("what_is_strict", "causes", "contraindicated_in")
         and section not in (SectionKey.CHONG_CHI_DINH, SectionKey.TAC_DUNG_KHONG_MONG_MUON)
-        and all(get_resolver().mentioned_in_book(u) for u in unknown)
     ):
         # "BN hóa trị ifosfamid liều cao, dùng thuốc gì dự phòng …", "có thuốc bôi tại chỗ
         # nào giảm đau": asked for a drug in an open wording, whatever section word is said
-        # in passing ("liều cao", "hấp thu"); a word the book uses, or a drug it lacks
-        # ("đang thải sắt bằng desferal"), may be the context.
+        # in passing ("liều cao", "hấp thu"); any word no drug answers for ("sarcoma",
+        # "Fansipan", "đang thải sắt bằng desferal") is the context.
         reverse = condition_to_drug(frame, question)
         if reverse is not None:
             patient = patient_context(taken, frame.population)

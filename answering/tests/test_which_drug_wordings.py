@@ -30,6 +30,14 @@ def _listed(question: str) -> list[str]:
         ("chụp X quang đường mật thì trong Dược thư có loại thuốc cản quang nào?", "ACID IOPANOIC"),
         # Asked to treat, inside a story that tells an adverse reaction.
         ("BN bị nổi mẩn ngứa do dị ứng thuốc, thuốc nào điều trị mày đay?", "LORATADIN"),
+        # Words the book never prints (a disease, a place) are context, not an unknown drug.
+        (
+            "BN lymphoma Hodgkin sắp truyền cyclophosphamid liều cao, dùng kèm thuốc gì bảo vệ "
+            "đường tiết niệu?",
+            "MESNA",
+        ),
+        ("khách du lịch Kilimanjaro hỏi thuốc gì phòng say độ cao?", "ACETAZOLAMID"),
+        ("bé 6 tuổi ở Tây Nguyên bị giun đũa, tẩy giun bằng thuốc gì?", "ALBENDAZOL"),
     ],
 )
 def test_the_drug_whose_indication_answers_leads(question: str, first: str) -> None:
