@@ -14,6 +14,8 @@ from corpus.text import fold
 from retrieval.bands import band_months
 from retrieval.situations import POPULATION_TERMS
 
+# "Thuốc nào làm tăng kali" is a cause asked; "thuốc nào làm test chẩn đoán" is not.
+_CHANGES = ("tang", "giam", "ha", "nang", "keo dai", "xau", "mat", "xuat hien", "thay doi")
 CUES: dict[str, tuple[str, ...]] = {
     "smalltalk": (
         "chao",
@@ -26,8 +28,7 @@ CUES: dict[str, tuple[str, ...]] = {
         "ok",
         "chuc",
     ),
-    # A price, said as one ("giá thuốc", "giá bao nhiêu"): folded "gia" alone is also "già"
-    # ("liều cho người già").
+    # A price said as one ("giá thuốc"): folded "gia" alone is also "già" ("người già").
     "out_of_scope": (
         "gia thuoc",
         "gia ban",
@@ -100,7 +101,7 @@ CUES: dict[str, tuple[str, ...]] = {
         "doi sang",
         "chuyen sang",
     ),
-    "causes": ("thuoc nao gay", "thuoc gi gay", "thuoc nao lam"),
+    "causes": ("thuoc nao gay", "thuoc gi gay", *(f"thuoc nao lam {v}" for v in _CHANGES)),
     "contraindicated_in": ("thuoc nao chong chi dinh", "chong chi dinh voi thuoc nao"),
     "has_contraindication": ("co chong chi dinh",),
     # Asking whether a drug may be given at all ("dùng … được không", "có sao không", "có nên
@@ -321,8 +322,7 @@ LAY_TERMS: dict[str, str] = {
     "mổ": "phẫu thuật",
     "u xơ tuyến tiền liệt": "phì đại tuyến tiền liệt",
     "týp": "typ",
-    # An ion by its symbol before "máu" ("Na máu 125"); never "K" alone, which wards type for
-    # "không".
+    # An ion by its symbol before "máu" ("Na máu 125"); never "K" alone (wards' "không").
     "na máu": "natri máu",
     "k máu": "kali máu",
 }
