@@ -38,8 +38,8 @@ def _listed(question: str) -> list[str]:
         ),
         ("khách du lịch Kilimanjaro hỏi thuốc gì phòng say độ cao?", "ACETAZOLAMID"),
         ("bé 6 tuổi ở Tây Nguyên bị giun đũa, tẩy giun bằng thuốc gì?", "ALBENDAZOL"),
-        # "Thuốc nào làm" a test is no cause asked ("thuốc nào làm tăng kali" is).
-        ("thuốc nào làm xét nghiệm chẩn đoán u tế bào ưa crôm?", "CLONIDIN"),
+        # Phaeochromocytoma as the book names it.
+        ("bn nghi u tế bào ưa crôm, thuốc nào dùng để chẩn đoán?", "CLONIDIN"),
     ],
 )
 def test_the_drug_whose_indication_answers_leads(question: str, first: str) -> None:
@@ -59,8 +59,3 @@ def test_a_long_story_asks_for_the_antidote_in_its_last_sentence() -> None:
         "Dùng thuốc giải gì?"
     )
     assert lines[0].startswith("XANH METHYLEN") and "methemoglobin" in lines[0]
-
-
-def test_a_drug_that_makes_a_change_is_still_a_cause_asked() -> None:
-    result = answer_turn("thuốc nào làm tăng kali máu?")
-    assert result.frame.attribute == "tac_dung_khong_mong_muon"
