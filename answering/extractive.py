@@ -33,6 +33,7 @@ from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason
 from retrieval.frame import TurnType
 from retrieval.retrieve import Retrieved
+from retrieval.searches import LONG_CONDITION
 
 # What an answer shows before anything is expanded, when no paragraph stands out (issue 11:
 # the median answer was 1.6k characters, one in ten over 10k).
@@ -218,9 +219,12 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
         lines.insert(0, absent)
     if retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED and frame.condition:
         # The book says some of the situation's words, not the phrase: never "không nêu".
+        # Quoted only as the user typed a situation: a vignette's leftover words are no phrase.
+        typed = frame.situation or as_typed(frame.standalone_query or "", frame.condition)
+        asked = f"«{typed}»" if len(typed.split()) <= LONG_CONDITION else "tình trạng được hỏi"
         missed = (
-            f"Không tìm thấy câu nào nêu đúng «{frame.situation or frame.condition}»; các đoạn "
-            "dưới đây có những từ đó, cùng Chống chỉ định — đối chiếu trước khi dùng."
+            f"Không tìm thấy câu nào nêu đúng {asked}; các đoạn dưới đây có những từ đó, cùng "
+            "Chống chỉ định — đối chiếu trước khi dùng."
         )
         blocks.insert(
             0,

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 
 from answering.results import AnswerBlock, BlockKind, Citation, kind_of
 from corpus.sections import SectionKey
+from corpus.text import folded_phrase, prints_phrase
 from retrieval.evidence import Evidence, Reason
 from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine, says_any
 from retrieval.ranked import coverage, names_situation
 from retrieval.retrieve import Retrieved
+from retrieval.situations import condition_synonyms
 
 
 def floor_evidence(retrieved: Retrieved) -> list[Evidence]:
@@ -113,6 +115,9 @@ def _ranked_block(
     # The phrase search missed but the monograph says the situation's words: the paragraph
     # saying them is what a pharmacist reads next, in place of a "not named".
     missed = retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED
+    # Or a phrase of the book's for it, however generic its words ("nhức đầu" for "đau đầu").
+    asked = folded_phrase(retrieved.frame.condition or "")
+    phrases = [asked, *condition_synonyms(asked)] if missed and asked else []
     for e in retrieved.ranked:
         c = by_chunk.get(e.chunk_id)
         if c is None or c.text in seen:
@@ -123,7 +128,7 @@ def _ranked_block(
             and covered >= coverage(seen, situation) + RANKED_MARGIN
             and names_situation(e.text, situation)
         )
-        if (missed and covered > 0) or better:
+        if (missed and (covered > 0 or prints_phrase(e.text, phrases))) or better:
             return AnswerBlock(
                 f"{c.drug_name} · {c.section_title} · đoạn có các từ của câu hỏi",
                 kind_of(c.section_key),

@@ -7,6 +7,7 @@ The frame is read, never changed: what retrieval decided comes back as `Retrieve
 """
 
 from corpus.sections import PATIENT_SECTIONS, SITUATION_SECTIONS, SectionKey
+from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason, unique_evidence
 from retrieval.floor import (
@@ -17,11 +18,11 @@ from retrieval.floor import (
     safety_floor,
 )
 from retrieval.frame import QueryFrame, TurnType
-from retrieval.queries import own_names
+from retrieval.queries import find_condition_in_sections, own_names
 from retrieval.ranked import ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, sub_phrases
 from retrieval.searches import Search, search_for
-from retrieval.situations import POPULATION_TERMS, trimester_terms
+from retrieval.situations import POPULATION_TERMS, condition_synonyms, trimester_terms
 
 __all__ = ["SITUATION_SECTIONS", "Retrieved", "retrieve_for_frame", "sub_phrases"]
 
@@ -45,7 +46,12 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # The phrase search missed; the book is silent only if no paragraph says any of the
         # situation's informative words ("bia rượu" → "không uống rượu" in Tương tác).
         told = retrieved.frame.situation or retrieved.frame.condition  # as typed: "trứng" ≠ "trung"
-        near = named_anywhere(drugs[0], told, names)
+        # Nor is it if any section prints the phrase or one of the book's others for it
+        # ("đau đầu" asked, abacavir's book says "nhức đầu"), whichever words are generic.
+        phrases = [told, *condition_synonyms(folded_phrase(told))]
+        near = named_anywhere(drugs[0], told, names) or [
+            e for p in phrases for e in find_condition_in_sections(drugs[0], p, list(SectionKey))
+        ]
         if near:
             retrieved.reason = Reason.CONDITION_NOT_FOUND_AS_TYPED
             retrieved.ranked = unique_evidence(near + retrieved.ranked)

@@ -65,6 +65,31 @@ def test_a_word_of_the_situation_printed_anywhere_forbids_the_absence_claim() ->
     assert in_view(result, "rượu")
 
 
+@pytest.mark.parametrize(
+    ("question", "printed"),
+    [
+        # Both words generic; the book's other phrase for it is in the ADR section.
+        ("acebutolol uống bị nhức đầu có sao không?", "Đau đầu"),
+        ("BN uống abacavir bị đau đầu có sao không?", "nhức đầu"),
+    ],
+)
+def test_the_books_other_phrase_for_the_situation_forbids_the_absence_claim(
+    question: str, printed: str
+) -> None:
+    result = ask(question)
+    assert "Dược thư không nêu" not in result.answer_text
+    assert in_view(result, printed)
+
+
+def test_a_vignettes_leftover_words_are_never_quoted_as_the_phrase_not_found() -> None:
+    result = ask(
+        "bn bôi kem capsaicin đau dây thần kinh sau zona được 3 hôm, than rát bỏng quá muốn "
+        "bỏ, có cách nào đỡ rát ko?"
+    )
+    notices = [t for b in result.blocks for t, *_ in b.claims if "nêu đúng" in t]
+    assert notices and all("«" not in t for t in notices)
+
+
 def test_the_absence_claim_never_fires_where_a_contraindication_line_names_the_situation() -> None:
     """Over the whole book: the first contraindication line of every monograph, asked as the
     patient's situation, is never said to be absent from the book."""
