@@ -55,11 +55,12 @@ CUES: dict[str, tuple[str, ...]] = {
         "co thuoc nao",
         "co thuoc gi",
     ),
-    "treat": ("dieu tri", "tri"),
+    "treat": ("dieu tri", "dac tri", "tri"),
     # How a "which drug" question points at the book and its indications, around the
     # condition ("những thuốc nào có chỉ định liên quan đến bệnh gút trong sách").
     "asking": (
         "thuoc giai",
+        "dac tri",
         "lien quan den",
         "lien quan toi",
         "lien quan",

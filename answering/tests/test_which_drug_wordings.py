@@ -38,6 +38,9 @@ def _listed(question: str) -> list[str]:
         ),
         ("khách du lịch Kilimanjaro hỏi thuốc gì phòng say độ cao?", "ACETAZOLAMID"),
         ("bé 6 tuổi ở Tây Nguyên bị giun đũa, tẩy giun bằng thuốc gì?", "ALBENDAZOL"),
+        # "Đặc trị" (folded "dac tri") asks; "dac" is no condition ("đặc biệt" of any line).
+        ("Bệnh nhân nhiễm giun lươn, thuốc nào đặc trị?", "ALBENDAZOL"),
+        ("bn nhiem giun luon, trong duoc thu co thuoc nao dac tri?", "ALBENDAZOL"),
         # Phaeochromocytoma as the book names it.
         ("bn nghi u tế bào ưa crôm, thuốc nào dùng để chẩn đoán?", "CLONIDIN"),
     ],
