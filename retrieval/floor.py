@@ -262,7 +262,9 @@ def ranked_indications(question: str) -> list[Evidence]:
     one drug's best
     paragraph each: a which-drug question never abstains while they say it."""
     situation = situation_of(question)
-    found = ranked_evidence(question, None, [SectionKey.CHI_DINH], k=RANKED_INDICATIONS)
+    # A long story's common words fill BM25's best few: three times as many are read for the
+    # rare words ("S. haematobium" beside "đái ra máu … nước tiểu"), the best few kept.
+    found = ranked_evidence(question, None, [SectionKey.CHI_DINH], k=3 * RANKED_INDICATIONS)
     scored = [
         ((specificity(e.text, situation), coverage(e.text, situation)), e)
         for e in found
@@ -292,7 +294,7 @@ def ranked_indications(question: str) -> list[Evidence]:
         key=lambda i: (-i[0][0], -i[0][1]),
     )
     ordered = with_drug + [e for _, e in kept if e not in with_drug]
-    return list({e.drug_id: e for e in reversed(ordered)}.values())[::-1]
+    return list({e.drug_id: e for e in reversed(ordered)}.values())[::-1][:RANKED_INDICATIONS]
 
 
 def _drug_names_in(question: str) -> list[str]:

@@ -41,6 +41,19 @@ def _listed(question: str) -> list[str]:
         # "Đặc trị" (folded "dac tri") asks; "dac" is no condition ("đặc biệt" of any line).
         ("Bệnh nhân nhiễm giun lươn, thuốc nào đặc trị?", "ALBENDAZOL"),
         ("bn nhiem giun luon, trong duoc thu co thuoc nao dac tri?", "ALBENDAZOL"),
+        # A long story: its rare words are looked for beyond the best 8 paragraphs of BM25.
+        (
+            "BN nam 45t làm ở vùng trồng cao su, ngứa, đau bụng, tiêu chảy kéo dài, bạch cầu ái "
+            "toan cao, xét nghiệm phân thấy ấu trùng Strongyloides stercoralis. Trong sách có "
+            "thuốc nào điều trị?",
+            "ALBENDAZOL",
+        ),
+        (
+            "Bé 5 tuổi sốt cao kéo dài 6 ngày, môi đỏ nứt, lưỡi dâu tây, bong da đầu ngón, hạch "
+            "cổ to, siêu âm tim giãn động mạch vành nhẹ, nghĩ hội chứng Kawasaki. Thuốc nào được "
+            "chỉ định?",
+            "ACID ACETYLSALICYLIC",
+        ),
         # Phaeochromocytoma as the book names it.
         ("bn nghi u tế bào ưa crôm, thuốc nào dùng để chẩn đoán?", "CLONIDIN"),
     ],
