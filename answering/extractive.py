@@ -196,10 +196,12 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
             ),
         )
         lines.insert(0 if not frame.asks_use else len(lines), absent)
+    # The situation as the user typed it, for the notices of what was not found.
+    typed = frame.situation or as_typed(frame.standalone_query or "", frame.condition or "")
     if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and frame.condition:
         # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
         absent = (
-            f"Dược thư không nêu «{frame.situation or as_typed(frame.standalone_query or '', frame.condition)}» trong chuyên luận "
+            f"Dược thư không nêu «{typed}» trong chuyên luận "
             "của thuốc này (đã tra Chống chỉ định, Thận trọng, Thời kỳ mang thai, cho con bú, "
             "Liều lượng, Tương tác, Tương kỵ, Bảo quản, Quá liều, Tác dụng không mong muốn); "
             "điều đó không có nghĩa là dùng được an toàn. Toàn văn mục "
@@ -220,7 +222,6 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
     if retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED and frame.condition:
         # The book says some of the situation's words, not the phrase: never "không nêu".
         # Quoted only as the user typed a situation: a vignette's leftover words are no phrase.
-        typed = frame.situation or as_typed(frame.standalone_query or "", frame.condition)
         asked = f"«{typed}»" if len(typed.split()) <= LONG_CONDITION else "tình trạng được hỏi"
         missed = (
             f"Không tìm thấy câu nào nêu đúng {asked}; các đoạn dưới đây có những từ đó, cùng "

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 from answering.results import AnswerBlock, BlockKind, Citation, kind_of
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase, prints_phrase
+from corpus.text import prints_phrase
 from retrieval.evidence import Evidence, Reason
 from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine, says_any
 from retrieval.ranked import coverage, names_situation
 from retrieval.retrieve import Retrieved
-from retrieval.situations import condition_synonyms
+from retrieval.situations import with_synonyms
 
 
 def floor_evidence(retrieved: Retrieved) -> list[Evidence]:
@@ -116,8 +116,7 @@ def _ranked_block(
     # saying them is what a pharmacist reads next, in place of a "not named".
     missed = retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED
     # Or a phrase of the book's for it, however generic its words ("nhức đầu" for "đau đầu").
-    asked = folded_phrase(retrieved.frame.condition or "")
-    phrases = [asked, *condition_synonyms(asked)] if missed and asked else []
+    phrases = with_synonyms(retrieved.frame.condition or "") if missed else []
     for e in retrieved.ranked:
         c = by_chunk.get(e.chunk_id)
         if c is None or c.text in seen:

@@ -122,8 +122,8 @@ def not_found_blocks(frame: QueryFrame) -> tuple[AnswerBlock | None, AnswerBlock
     sure = [*frame.not_loaded, *(n for n in frame.unknown_drugs if n in offered)]
     sure = list(dict.fromkeys(sure))
     other = [n for n in frame.unknown_drugs if n not in sure]
-    display = get_resolver().display
-    answered = " và ".join(display.get(d, d) for d in frame.drugs)
+    resolver = get_resolver()
+    answered = " và ".join(resolver.display.get(d, d) for d in frame.drugs)
     first = last = None
     if sure:
         offer, _ = did_you_mean(frame)
@@ -136,7 +136,7 @@ def not_found_blocks(frame: QueryFrame) -> tuple[AnswerBlock | None, AnswerBlock
             "Có tên thuốc không tìm thấy", BlockKind.NOTICE, "", frame.drugs[0], [(text, [])]
         )
     # A word the book prints ("protein", "creatinin") is its text's, not a drug not found.
-    printed = [n for n in other if get_resolver().mentioned_in_book(n)]
+    printed = [n for n in other if resolver.mentioned_in_book(n)]
     texts = [
         f"Trong câu hỏi có {_quoted(names)}: {said} câu trả lời trên chỉ từ chuyên luận {answered}."
         for names, said in (

@@ -7,7 +7,6 @@ The frame is read, never changed: what retrieval decided comes back as `Retrieve
 """
 
 from corpus.sections import PATIENT_SECTIONS, SITUATION_SECTIONS, SectionKey
-from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason, unique_evidence
 from retrieval.floor import (
@@ -22,7 +21,7 @@ from retrieval.queries import find_condition_in_sections, own_names
 from retrieval.ranked import ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, sub_phrases
 from retrieval.searches import Search, search_for
-from retrieval.situations import POPULATION_TERMS, condition_synonyms, trimester_terms
+from retrieval.situations import POPULATION_TERMS, trimester_terms, with_synonyms
 
 __all__ = ["SITUATION_SECTIONS", "Retrieved", "retrieve_for_frame", "sub_phrases"]
 
@@ -48,9 +47,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         told = retrieved.frame.situation or retrieved.frame.condition  # as typed: "trứng" ≠ "trung"
         # Nor is it if any section prints the phrase or one of the book's others for it
         # ("đau đầu" asked, abacavir's book says "nhức đầu"), whichever words are generic.
-        phrases = [told, *condition_synonyms(folded_phrase(told))]
         near = named_anywhere(drugs[0], told, names) or [
-            e for p in phrases for e in find_condition_in_sections(drugs[0], p, list(SectionKey))
+            e
+            for p in with_synonyms(told)
+            for e in find_condition_in_sections(drugs[0], p, list(SectionKey))
         ]
         if near:
             retrieved.reason = Reason.CONDITION_NOT_FOUND_AS_TYPED

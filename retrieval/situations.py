@@ -227,6 +227,12 @@ def condition_synonyms(folded: str) -> list[str]:
     return found
 
 
+def with_synonyms(condition: str) -> list[str]:
+    """The condition folded, then the book's other phrases for it (`condition_synonyms`)."""
+    folded = folded_phrase(condition)
+    return [folded, *condition_synonyms(folded)] if folded else []
+
+
 def condition_phrases(folded: str) -> list[str]:
     """The book's phrases of every synonym group a phrase of the folded text belongs to."""
     padded = f" {folded} "
