@@ -61,5 +61,7 @@ def test_a_brand_its_own_monograph_prints_in_its_text_still_answers() -> None:
 def test_a_word_the_book_prints_is_never_called_a_drug_not_found(question: str, word: str) -> None:
     result = answer_turn(question, provider=None)
     notices = [t for b in result.blocks for t, *_ in b.claims if f"«{word}»" in t]
-    assert all("văn bản Dược thư" in t and "không phải tên thuốc" not in t for t in notices)
+    assert notices and all(
+        "văn bản Dược thư" in t and "không phải tên thuốc" not in t for t in notices
+    )
     assert not any(typed == word for typed, _ in result.frame.did_you_mean)
