@@ -20,6 +20,11 @@ from retrieval.ward_asks import NAMED_EFFECTS
 SYMPTOM_SECTIONS = (SectionKey.HUONG_DAN_CACH_XU_TRI_ADR, SectionKey.TAC_DUNG_KHONG_MONG_MUON)
 # Paragraphs naming the symptom kept ahead, per section.
 NAMING_PARAGRAPHS = 2
+# An ADR management section this short (characters) is read whole for any symptom: what to
+# do is often told around the symptom's sentence or in the book's other words for it ("đau
+# ngực nhiều hơn" is its "đau thắt ngực tăng lên"). Half of the book's are under 340, three
+# in four under 800.
+SHORT_MANAGEMENT = 900
 
 
 def symptom_of(frame: QueryFrame) -> Situation:
@@ -71,5 +76,13 @@ def symptom(frame: QueryFrame, question: str) -> Retrieved:
         # No ADR management printed (amlodipin): the ADR list answers, never an abstention.
         other = next(k for k in SYMPTOM_SECTIONS if k != frame.attribute)
         asked = section(replace(frame, attribute=other), question)
-    named = naming_paragraphs(frame.drugs[0], symptom_of(frame)) if frame.drugs else []
-    return ahead_of(asked, named)
+    if not frame.drugs:
+        return asked
+    named = naming_paragraphs(frame.drugs[0], symptom_of(frame))
+    return ahead_of(asked, named + short_management(frame.drugs[0]))
+
+
+def short_management(drug_id: str) -> list[Evidence]:
+    """The drug's ADR management, whole, when it is short; else nothing."""
+    managing = section_evidence(drug_id, SectionKey.HUONG_DAN_CACH_XU_TRI_ADR)
+    return managing if sum(len(e.text) for e in managing) <= SHORT_MANAGEMENT else []

@@ -44,6 +44,41 @@ ADR_ASKS: tuple[str, ...] = (
     "có nguy hiểm ko",
     "có sao không",
     "có sao ko",
+    # How to ease it ("rát bỏng quá, có cách nào đỡ ko?").
+    "có cách nào đỡ",
+    "cách nào cho đỡ",
+    "cách nào để đỡ",
+    "làm sao cho đỡ",
+    "làm sao để đỡ",
+    "làm gì cho đỡ",
+    "làm gì để đỡ",
+    "có cách nào giảm",
+    # Given again or continued after it ("đã ngừng thuốc nay đỡ, uống lại được ko?").
+    "uống lại",
+    "dùng lại",
+    "tiêm lại",
+    "truyền lại",
+    "bôi lại",
+    "cho lại",
+    "dùng tiếp",
+    "uống tiếp",
+    "tiêm tiếp",
+    "truyền tiếp",
+    "bôi tiếp",
+    "tiếp tục dùng",
+    "tiếp tục uống",
+)
+
+# Time told since the drug was started, in the folded question: the story of a symptom since
+# the drug ("dùng Ziagen được 2 tuần thì sốt", "bôi … được 3 hôm, than rát", "truyền
+# vancomycin ngày thứ 6, ù tai", "2 ngày nay đau ngực hơn", "từ tuần trước").
+ELAPSED: tuple[str, ...] = (
+    r"(?:duoc|dc) (?:khoang |chung |tam )?\d+ (?:ngay|hom|tuan|thang|nam)",
+    r"\d+ (?:ngay|hom|tuan|thang) (?:nay|roi|thi)",
+    r"ngay thu \d+",
+    r"(?:dai|lau) ngay",
+    r"sau \d+ (?:ngay|hom|tuan|thang|nam) (?:dung|uong|tiem|truyen|boi)",
+    r"tu (?:hom qua|hom truoc|tuan truoc|thang truoc)",
 )
 
 # What to monitor or test during treatment: asked of the cautions, answered wherever the

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 from answering.leads import Unit, lead_sentences, units
 from answering.reading import Reading, condition_words
-from answering.red_flags import follows_a_drug
+from answering.red_flags import told_since_a_drug
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
 from corpus.text import folded_phrase, prints_phrase
-from retrieval.effects import SYMPTOM_SECTIONS, symptom, symptom_of
+from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import section_matches
 from retrieval.ranked import Situation, coverage, names_situation
@@ -25,9 +25,6 @@ NAME = "adverse"
 PRIOR = 32
 LEAD_LINES = 4
 ADR_LINES = 2
-# An ADR management section this short (characters) stays in view whole under the lead: half
-# of the book's are under 340, three in four under 800.
-SHORT_MANAGEMENT = 900
 _ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
 _NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
 _ADR_ASKS = frozenset(folded_phrase(p) for p in ADR_ASKS)
@@ -43,7 +40,7 @@ def recognise(reading: Reading) -> list[Candidate]:
     asked = (
         reading.section is None
         and not reading.unknown
-        and follows_a_drug(reading.question)
+        and told_since_a_drug(reading.question)
         and _asks(reading)
     )
     if reading.section not in SYMPTOM_SECTIONS and not asked:
@@ -54,7 +51,7 @@ def recognise(reading: Reading) -> list[Candidate]:
     told = (
         any(m.key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR and m.phrase not in _NAMED for m in said)
         or any(m.phrase in _ATTRIBUTION for m in said)
-        or follows_a_drug(reading.question)
+        or told_since_a_drug(reading.question)
     )
     # The asking phrases cut ("có phải do thuốc", "xử trí"), an effect named by one kept
     # ("phù môi", "hội chứng người đỏ").
@@ -142,7 +139,7 @@ def kept(frame: QueryFrame, citations: Sequence[Citation]) -> set[int]:
         if naming:
             return keep
     else:
-        keep = {c.chunk_id for c in naming} if short else set()
+        keep = {c.chunk_id for c in (managing if short else naming)}
     listed = [
         (coverage(c.text, said), -n, c)
         for n, c in enumerate(citations)

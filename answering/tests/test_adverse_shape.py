@@ -103,6 +103,57 @@ def test_a_symptom_since_the_drug_asked_with_no_section_word(question: str, line
     assert delivery(result, line).before_collapsed
 
 
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # The story tells how long the drug has been taken ("được 3 hôm", "dc 4 hom") and asks
+        # how to ease it, whether to stop, or whether to go on (written by a helper that never
+        # read the code, kinds8 in bench/).
+        (
+            "bn nu 58t DTD moi doi sang Glucophage XR duoc 3 hom, cu uong xong la quan bung, "
+            "di ngoai long 2-3 lan/ngay. Co cach nao do ma ko phai bo thuoc ko?",
+            "Có thể tránh những ADR về tiêu hóa nếu uống metformin vào bữa ăn",
+        ),
+        (
+            "Bà cụ uống ibuprofen 400 đau gối được 10 hôm, sáng nay kêu mắt nhòe, nhìn đèn xanh "
+            "đèn đỏ không phân biệt rõ. Có phải ngưng không?",
+            "rối loạn cảm nhận màu sắc thì phải ngừng dùng ibuprofen",
+        ),
+        (
+            "bn dong kinh moi bat dau Tegretol 200 dc 4 hom, ngu ga ca ngay, di loang choang. "
+            "Dung tiep dc ko?",
+            "thường tự hết trong một vài ngày hoặc sau khi tạm thời giảm liều",
+        ),
+    ],
+)
+def test_a_story_told_by_how_long_the_drug_was_taken(question: str, line: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.shape == "adverse"
+    assert delivery(result, line).before_collapsed
+
+
+def test_given_again_after_a_reaction_shows_the_management_and_the_contraindications() -> None:
+    """A rechallenge ("uống lại được ko") after a reaction: what the management says of it,
+    with the contraindications in view (a may-it-be-given question keeps its floor)."""
+    result = answer_turn(
+        "bn HIV dùng Ziagen được 2 tuần thì sốt, nổi ban, mệt, đã ngừng thuốc nay đỡ. BN hỏi "
+        "uống lại được ko?"
+    )
+    assert result.frame.shape == "adverse"
+    assert delivery(result, "không được dùng lại").before_collapsed
+    assert delivery(result, "Dị ứng với abacavir").before_collapsed
+
+
+def test_a_short_management_is_in_view_for_a_symptom_in_other_words() -> None:
+    """A symptom in other words ("đau ngực nhiều hơn" is the book's "đau thắt ngực tăng
+    lên"): a short ADR management is read whole, so its line is in view."""
+    result = answer_turn(
+        "bn mach vanh moi bat dau Adalat, 2 ngay nay dau nguc nhieu hon truoc, co lien quan "
+        "thuoc khong?"
+    )
+    assert delivery(result, "đau thắt ngực tăng lên do huyết áp giảm đột ngột").before_collapsed
+
+
 def test_a_switch_to_another_drug_is_no_symptom() -> None:
     result = answer_turn(
         "BN đang uống bisoprolol, muốn chuyển sang clonidin, có cần ngừng trước không?"

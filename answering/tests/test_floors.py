@@ -83,8 +83,8 @@ def test_the_books_other_phrase_for_the_situation_forbids_the_absence_claim(
 
 def test_a_vignettes_leftover_words_are_never_quoted_as_the_phrase_not_found() -> None:
     result = ask(
-        "bn bôi kem capsaicin đau dây thần kinh sau zona được 3 hôm, than rát bỏng quá muốn "
-        "bỏ, có cách nào đỡ rát ko?"
+        "bn nữ 40t làm văn phòng, hay đi du lịch, thích ăn cay, muốn bôi capsaicin giảm đau "
+        "khớp gối được không?"
     )
     notices = [t for b in result.blocks for t, *_ in b.claims if "nêu đúng" in t]
     assert notices and all("«" not in t for t in notices)
