@@ -9,6 +9,7 @@ these phrasings names a drug or a disease: they are how questions are worded.
 import re
 from collections.abc import Iterator
 
+from answering.ward_words import CANCER_SITES, CLINICAL_ABBREVIATIONS, LAY_TERMS
 from corpus.sections import PATIENT_SECTIONS
 from corpus.text import fold
 from retrieval.bands import band_months
@@ -230,40 +231,6 @@ def ends_of(folded: str, name: str) -> Iterator[int]:
 _NOT = r"(?:khong|ko|k|hok|khg|kh|hong|hem)"
 YES_NO = re.compile(rf"(duoc {_NOT}\b|nen {_NOT}\b|co .* {_NOT}$|co .* {_NOT}\b)")
 
-# Clinical abbreviations as wards type them, with the words the book prints. Two-letter ones
-# count only in capitals ("HA", "TM"); longer ones in any case, with or without diacritics.
-CLINICAL_ABBREVIATIONS: dict[str, str] = {
-    "THA": "tăng huyết áp",
-    "ĐTĐ": "đái tháo đường",
-    "NMCT": "nhồi máu cơ tim",
-    "XHTH": "xuất huyết tiêu hóa",
-    "BPTNMT": "bệnh phổi tắc nghẽn mạn tính",
-    "COPD": "bệnh phổi tắc nghẽn mạn tính",
-    "TBMMN": "tai biến mạch máu não",
-    "BMV": "bệnh mạch vành",
-    "RLLM": "rối loạn lipid máu",
-    "NKTN": "nhiễm khuẩn tiết niệu",
-    "VMN": "viêm màng não",
-    "HA": "huyết áp",
-    "ĐH": "đường huyết",
-    "TM": "tĩnh mạch",
-    "TB": "tiêm bắp",
-    "TDD": "tiêm dưới da",
-    "GERD": "trào ngược dạ dày thực quản",
-    "HP": "Helicobacter pylori",
-    "VKDT": "viêm khớp dạng thấp",
-    "ĐTN": "đau thắt ngực",
-    "NKHH": "nhiễm khuẩn hô hấp",
-    "VPCĐ": "viêm phổi mắc phải tại cộng đồng",
-    "TLT": "tuyến tiền liệt",
-    "BQ": "bàng quang",
-    "XN": "xét nghiệm",
-    "MetHb": "methemoglobin",
-    # Solutions a drug is diluted in or mixed with, as the book names them.
-    "NaCl": "natri clorid",
-    "KCl": "kali clorid",
-    "NaHCO3": "natri bicarbonat",
-}
 _ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
 # (the name tables' stamp, the merged table); rebuilt when the stamp changes.
 _merged: tuple[str, dict[str, str]] | None = None
@@ -296,35 +263,6 @@ def expand_abbreviations(text: str) -> str:
     return re.sub(r"\w+", expand, text)
 
 
-# Ward and lay words for what the book calls otherwise (counted in the shared corpus: "đái
-# tháo đường" 136 times, "tiểu đường" never). Read as the book's words, like the abbreviations.
-LAY_TERMS: dict[str, str] = {
-    "tiểu đường": "đái tháo đường",
-    "cao huyết áp": "tăng huyết áp",
-    "hạ đường huyết": "hạ glucose huyết",
-    "tăng đường huyết": "tăng glucose huyết",
-    "đường huyết": "glucose huyết",
-    "nhiễm trùng": "nhiễm khuẩn",
-    "mỡ máu": "lipid máu",
-    "bao tử": "dạ dày",
-    "gout": "gút",
-    "hen suyễn": "hen phế quản",
-    "tiêu chảy": "ỉa chảy",
-    "migraine": "đau nửa đầu",
-    "type": "typ",  # "ĐTĐ type 2": the book prints "typ 2"
-    "đc": "được",  # "dùng đc không": how wards type "được"
-    "dc": "được",
-    "tuýp": "typ",
-    "tiền liệt tuyến": "tuyến tiền liệt",
-    # Counted in the shared corpus: "ngừng" 296 times, "ngưng" 12; "phẫu thuật" 118, "mổ" 19.
-    "ngưng": "ngừng",
-    "mổ": "phẫu thuật",
-    "u xơ tuyến tiền liệt": "phì đại tuyến tiền liệt",
-    "týp": "typ",
-    # An ion by its symbol before "máu" ("Na máu 125"); never "K" alone (wards' "không").
-    "na máu": "natri máu",
-    "k máu": "kali máu",
-}
 # Typed with diacritics or entirely without them ("ha duong huyet").
 _LAY_PATTERNS = [
     (re.compile(rf"(?<!\w){re.escape(spelled)}(?!\w)", re.IGNORECASE), book)
@@ -333,9 +271,16 @@ _LAY_PATTERNS = [
 ]
 
 
+_CANCER = re.compile(
+    r"(?<!\w)K (?=(?i:"
+    + "|".join(re.escape(s) for o in CANCER_SITES for s in dict.fromkeys((o, fold(o))))
+    + r")(?!\w))"
+)
+
+
 def book_words(text: str) -> str:
     """The question in the book's words: abbreviations written out, lay terms as printed."""
-    text = expand_abbreviations(text)
+    text = _CANCER.sub("ung thư ", expand_abbreviations(text))
     for pattern, book in _LAY_PATTERNS:
         text = pattern.sub(book, text)
     return text

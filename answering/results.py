@@ -38,7 +38,9 @@ ABSTAIN_MESSAGES: dict[str, str] = {
     "out_of_scope": "Câu hỏi nằm ngoài phạm vi Dược thư Quốc gia Việt Nam 2018 (sách không có "
     "thông tin này, ví dụ giá thuốc hoặc nội dung không về thuốc).",
     "section_not_in_monograph": "Chuyên luận của thuốc này không có mục được hỏi.",
-    "no_indication_match": "Không có chuyên luận nào đã nạp ghi tình trạng này trong mục Chỉ định.",
+    "no_indication_match": "Không tìm thấy mục Chỉ định nào nêu đúng tình trạng được hỏi (sách có "
+    "thể ghi bằng từ khác; điều đó không có nghĩa là không có thuốc nào). Hãy ghi tên bệnh như "
+    "sách viết, hoặc hỏi theo tên thuốc.",
     "no_condition_match": "Không có chuyên luận nào đã nạp nêu tình trạng này trong mục được hỏi "
     "(điều đó không có nghĩa là không có thuốc nào liên quan).",
     "parent_hydration_failed": "Không tìm thấy đoạn sách phù hợp để trả lời.",

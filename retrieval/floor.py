@@ -14,7 +14,7 @@ Lines are the book's own lines (a paragraph split at its line breaks), quoted ve
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from corpus.sections import PAIR_SECTIONS, SectionKey
 from corpus.text import folded_phrase, prints_phrase
@@ -265,15 +265,20 @@ def ranked_indications(question: str) -> list[Evidence]:
     # A long story's common words fill BM25's best few: three times as many are read for the
     # rare words ("S. haematobium" beside "đái ra máu … nước tiểu"), the best few kept.
     found = ranked_evidence(question, None, [SectionKey.CHI_DINH], k=3 * RANKED_INDICATIONS)
+    drugs = _drug_names_in(question)
+    # Said specifically: a rare word of the question, or pairs as rare together, or most of
+    # its words but the drugs' names. Common pairs alone ("tế bào", "huyết khối" in a story of
+    # a kidney cancer or a blocked catheter) are words shared, not the condition: listed,
+    # they would read as the book's answer.
+    condition = situation_of(question, exclude=drugs)
     scored = [
         ((specificity(e.text, situation), coverage(e.text, situation)), e)
         for e in found
-        if names_situation(e.text, situation)
+        if _specific(e.text, situation, condition)
     ]
     # An indication given with another drug the question names ("cho thêm thuốc gì" beside
     # "truyền ifosfamid": mesna's "… do dùng hóa trị liệu ifosfamid") says who it is for:
     # it leads, whatever the words of the condition a distractor shares.
-    drugs = _drug_names_in(question)
     with_drug = [e for _, e in scored if drugs and prints_phrase(e.text, drugs)]
     if not scored:
         return []
@@ -295,6 +300,36 @@ def ranked_indications(question: str) -> list[Evidence]:
     )
     ordered = with_drug + [e for _, e in kept if e not in with_drug]
     return list({e.drug_id: e for e in reversed(ordered)}.values())[::-1][:RANKED_INDICATIONS]
+
+
+# The words that join the telling of a case, never part of what it names (folded).
+_JOINING = frozenset(
+    "trong nao co duoc dung thuoc bn cho khi gi khong ko la va voi hay hoac nhu thi sao nay "
+    "roi ma cua".split()
+)
+
+
+# A paragraph saying this share of the question's words (idf-weighted) says its condition
+# though every word is common ("bị phù, dùng thuốc lợi tiểu nào").
+SAID_MOSTLY = 0.5
+
+
+def _specific(text: str, situation: Situation, condition: Situation) -> bool:
+    """Said by a rare word, or by pairs as rare together, or by most of the condition's
+    words (the question's but the drugs' names); a pair a word of how the case is told makes
+    ("phổi, trong dược thư" is no "phổi trong") says nothing."""
+    told = frozenset(p for p in situation.pairs if not _JOINING.intersection(p.split("_")))
+    own = replace(situation, pairs=told)
+    return names_situation(text, own) and (
+        specificity(text, own) >= RARE_IDF or coverage(text, condition) >= SAID_MOSTLY
+    )
+
+
+def says_specifically(text: str, question: str) -> bool:
+    """Whether the text says the question's situation by a rare word of it, by pairs as rare
+    together, or by most of its words but the drugs' names."""
+    condition = situation_of(question, exclude=_drug_names_in(question))
+    return _specific(text, situation_of(question), condition)
 
 
 def _drug_names_in(question: str) -> list[str]:

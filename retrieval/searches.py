@@ -18,7 +18,7 @@ from corpus.sections import (
 )
 from retrieval.bands import ADULT_MONTHS, band_for, child_bands, youngest_first
 from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, unique_evidence
-from retrieval.floor import ranked_indications, says_as_much
+from retrieval.floor import ranked_indications, says_as_much, says_specifically
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.pairs import interaction_evidence, patient_safety
 from retrieval.queries import (
@@ -86,8 +86,13 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
         typed = [e for e in typed if says_as_much(e.text, ranked[0].text, question)]
         evidence = unique_evidence(ranked + typed)
     else:
-        evidence = unique_evidence(typed + ranked) or find_by_indication(frame.condition or "")
-    evidence = evidence or find_by_indication(frame.condition or "")
+        evidence = unique_evidence(typed + ranked)
+    if not evidence:
+        # Only a near neighbour in meaning is left: listed, it must say the question's
+        # condition specifically, as a ranked one must (a story of a kidney cancer is never
+        # answered by warfarin's "huyết khối").
+        near = find_by_indication(frame.condition or "")
+        evidence = [e for e in near if says_specifically(e.text, question)]
     if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))

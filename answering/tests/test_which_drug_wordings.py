@@ -75,3 +75,37 @@ def test_a_long_story_asks_for_the_antidote_in_its_last_sentence() -> None:
         "Dùng thuốc giải gì?"
     )
     assert lines[0].startswith("XANH METHYLEN") and "methemoglobin" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # The story's words meet an indication only in pairs the asking words make ("phổi,
+        # trong dược thư …" is acenocoumarol's "… phổi trong …"): no list, no negative claim.
+        "bn ung thư tụy đã lan lên phổi, trong dược thư có thuốc nào dùng được?",
+        "BN K thận tế bào sáng đã lan lên phổi, trong dược thư có thuốc miễn dịch nào dùng được?",
+    ],
+)
+def test_an_indication_sharing_only_common_pairs_is_never_listed(question: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.drugs in ((), ("aldesleukin",))
+    if result.decision == "abstain":
+        assert "không có nghĩa là không có thuốc nào" in result.answer_text
+        assert "Không có chuyên luận nào" not in result.answer_text
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        # Ward abbreviations written out as the book prints them.
+        ("catheter TMTT tắc, thuốc nào thông lại?", "ALTEPLASE"),
+        (
+            "BN K vú di căn xương, đau nhiều, có thuốc nào trong dược thư chỉ định?",
+            "ACID ZOLEDRONIC",
+        ),
+    ],
+)
+def test_a_ward_abbreviation_of_the_condition_is_read_as_the_book_writes_it(
+    question: str, first: str
+) -> None:
+    assert _listed(question)[0].startswith(first)
