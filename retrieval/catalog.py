@@ -21,7 +21,7 @@ from rapidfuzz.distance import Levenshtein
 
 from corpus.text import words
 from retrieval import catalog_store, name_conflicts
-from retrieval.name_forms import ABBREVIATIONS, head_forms
+from retrieval.name_forms import ABBREVIATIONS, head_forms, measured
 from retrieval.turn_cache import once_per_turn
 
 # Words that are never a drug on their own, whatever an alias table says (a brand called
@@ -123,11 +123,9 @@ class CatalogDrugResolver:
                 others[key].add(ingredient_id)
         for key, elsewhere in name_conflicts.attributed_elsewhere(loaded, index_names).items():
             others[key] |= elsewhere  # retrieval.name_conflicts: "Glyburid", then "amip"
-            loaded.pop(key)
-        for key in ordinary:
+        for key in [*others, *ordinary]:
             loaded.pop(key, None)
-        # "Tegretol" for the index's "Tegretol 200": a base name answers only when it names
-        # one loaded ingredient and nothing else is called that.
+        # "Tegretol" for "Tegretol 200": only naming one loaded ingredient, nothing else so called.
         bases: dict[tuple[str, ...], set[str]] = defaultdict(set)  # "DEXTRAN 1" has no base
         headings = {tuple(words(h)) for h in (display or {}).values()}
         for name, ingredient_id in [*loaded_names_seen, *index_names]:
@@ -175,6 +173,8 @@ class CatalogDrugResolver:
                 if key in self.not_loaded:
                     hit = (length, self.not_loaded[key], False)
                     break
+            if hit is not None and measured(tokens, i + hit[0]):  # "albumin niệu": a lab value
+                used[i : i + hit[0]], hit = [True] * hit[0], None
             if hit is None:
                 i += 1
                 continue

@@ -119,9 +119,15 @@ CLASSES: tuple[DrugClass, ...] = (
         "insulin và thuốc hạ glucose máu",
         ("A10",),
         ("hạ glucose máu", "chống đái tháo đường"),
-        ("thuốc hạ glucose máu", "thuốc hạ glucose huyết", "thuốc hạ đường huyết"),
+        (
+            "thuốc hạ glucose máu",
+            "thuốc hạ glucose huyết",
+            "thuốc hạ đường huyết",
+            "thuốc chống đái tháo đường",
+        ),
     ),
     DrugClass("sulfonylurê", ("A10BB",), (), ("sulfonylurê", "sulfonylure")),
+    DrugClass("biguanid", ("A10BA",), ("biguanid",), ("biguanid",)),
     DrugClass(
         "thuốc giảm đau opioid",
         ("N02A",),

@@ -48,3 +48,18 @@ def head_forms(
         for head, ids in heads.items()
         if head in multi and len(ids) == 1 and ids <= loaded
     }
+
+
+# A substance measured in the patient, told by the word after its name ("albumin niệu vi
+# lượng", "albumin máu 25 g/l", "sắt huyết thanh"): a lab value, not the drug (folded).
+MEASURED_IN: tuple[tuple[str, ...], ...] = (
+    ("nieu",),
+    ("mau",),
+    ("huyet", "thanh"),
+    ("huyet", "tuong"),
+)
+
+
+def measured(tokens: list[str], end: int) -> bool:
+    """Whether the name ending before `end` is followed by where it is measured."""
+    return any(tuple(tokens[end : end + len(m)]) == m for m in MEASURED_IN)

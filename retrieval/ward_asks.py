@@ -135,6 +135,19 @@ MIXING: tuple[str, ...] = (
     "cùng dây",
     "tương kỵ",
     "tương hợp",
+    # One container ("bơm thêm ciprofloxacin vào chung chai", "hút chung 1 bơm tiêm").
+    "chung chai",
+    "cùng chai",
+    "chung túi",
+    "cùng túi",
+    "chung lọ",
+    "chung bơm",
+    "cùng bơm",
+    "hút chung",
+    "bơm chung",
+    "cho chung",
+    "bơm vào chai",
+    "bơm vào túi",
 )
 
 # Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept

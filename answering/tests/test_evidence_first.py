@@ -357,3 +357,12 @@ def test_an_adults_dose_with_several_routes_names_them_and_a_route_narrows_it() 
     # One route in view: nothing to name.
     single = ask("Liều ceftriaxon cho người lớn tiêm bắp?")
     assert not any(b.title == "Nhiều đường dùng" for b in single.blocks)
+
+
+def test_a_drug_named_by_its_class_in_the_others_text_is_never_not_named() -> None:
+    """Acarbose's interactions name metformin by its class ("… nhóm sulfonylurê hoặc
+    biguanid"): the line is in view and no "không nêu đích danh" notice is said."""
+    assert ("biguanid", "biguanid") in class_words("metformin")
+    result = answer_turn("BN đang uống metformin, bác sĩ thêm acarbose, có tương tác gì không?")
+    assert "không nêu đích danh" not in result.answer_text
+    assert delivery(result, "sulfonylurê hoặc biguanid").before_collapsed

@@ -60,3 +60,17 @@ def test_two_drugs_in_one_line_answer_both(question: str) -> None:
 def test_an_in_use_time_stays_a_storage_question() -> None:
     result = answer_turn("Actilyse đã pha với nước cất, để được bao lâu?")
     assert result.frame.attribute == "do_on_dinh_va_bao_quan"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # One container said by the ward's words ("chung túi", "hút chung … 1 bơm tiêm").
+        "cho ceftriaxon vào chung túi với dung dịch Ringer lactat được không?",
+        "hút chung amikacin với ampicilin 1 bơm tiêm được ko",
+    ],
+)
+def test_one_container_in_ward_words_is_a_mixing_question(question: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.attribute == "tuong_ky"
+    assert "không nêu đích danh" not in result.answer_text

@@ -65,3 +65,19 @@ def test_a_word_the_book_prints_is_never_called_a_drug_not_found(question: str, 
         "văn bản Dược thư" in t and "không phải tên thuốc" not in t for t in notices
     )
     assert not any(typed == word for typed, _ in result.frame.did_you_mean)
+
+
+@pytest.mark.parametrize(
+    ("question", "drugs"),
+    [
+        # A substance measured in the patient ("albumin niệu", "albumin máu") is a lab value.
+        ("BN ĐTĐ có albumin niệu vi lượng, dùng losartan được không?", ("losartan",)),
+        ("BN albumin máu 22 g/l, phù nhiều, dùng furosemid được không?", ("furosemid",)),
+        # The drug itself still answers.
+        ("truyền albumin 20% cho bn xơ gan được không?", ("albumin",)),
+    ],
+)
+def test_a_substance_measured_in_the_patient_is_no_drug_named(
+    question: str, drugs: tuple[str, ...]
+) -> None:
+    assert get_resolver().resolve(question) == drugs
