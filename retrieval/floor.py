@@ -108,7 +108,33 @@ def safety_floor(
                 left -= len(naming)
             if left <= 0:
                 break
+        floor += _indication_lines(drug_id, situation)
     return floor
+
+
+# Indication lines shown per drug, under its safety lines; a line saying this share of the
+# situation's words (every one: "Hội chứng Parkinson." for "BN Parkinson 70t") says it.
+INDICATION_LINES = 1
+SAID_ALL = 0.99
+
+
+def _indication_lines(drug_id: str, situation: Situation) -> list[FloorLine]:
+    """The drug's indication line saying the patient's situation specifically ("Bé 3 tuổi
+    Kawasaki, cho aspirin được không?": "… chỉ định trong điều trị hội chứng Kawasaki"),
+    under the contraindications: whether it may be given is also what it is given for."""
+    # Said by most of the situation's words but the numbers ("70t", "16kg"): a quantity
+    # of the patient is no word of the indication.
+    told = {w: idf for w, idf in situation.weights.items() if not w[0].isdigit()}
+    condition = replace(situation, weights=told)
+    for e in find_by_section(drug_id, SectionKey.CHI_DINH):
+        naming = [
+            line
+            for line in book_lines(e.text)
+            if _specific(line, situation, condition) or coverage(line, condition) >= SAID_ALL
+        ]
+        if naming:
+            return [FloorLine(e, tuple(naming[:INDICATION_LINES]), False, True)]
+    return []
 
 
 # Lines shown per ordered pair of drugs named together (looked for in PAIR_SECTIONS).

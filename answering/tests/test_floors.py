@@ -185,3 +185,24 @@ def test_which_drug_in_ward_wordings_lists_the_books_indication(question: str, d
     result = ask(question)
     assert result.frame.turn_type == "condition_to_drug", result.reason
     assert drug in result.frame.drugs
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # "May it be given" for what it is given for: the indication line saying the
+        # patient's situation, in view with the contraindications.
+        ("Bé 3 tuổi chẩn đoán Kawasaki, cho aspirin được không?", "hội chứng Kawasaki"),
+        (
+            "bn hemophilia sắp nhổ răng, cho acid tranexamic được không?",
+            "nhổ răng ở người bị bệnh ưa chảy máu",
+        ),
+        ("bn bị say núi cho acetazolamid dc ko", "chứng say núi (say độ cao)"),
+    ],
+)
+def test_may_it_be_given_shows_the_indication_saying_the_situation(
+    question: str, line: str
+) -> None:
+    result = ask(question)
+    assert in_view(result, line)
+    assert any(b.section_key == "chong_chi_dinh" and not b.collapsed for b in result.blocks)
