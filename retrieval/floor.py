@@ -38,6 +38,7 @@ from retrieval.ranked import (
     situation_of,
     specificity,
 )
+from retrieval.specific import said_specifically
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).
 SHORT_SECTION = 600
@@ -130,7 +131,8 @@ def _indication_lines(drug_id: str, situation: Situation) -> list[FloorLine]:
         naming = [
             line
             for line in book_lines(e.text)
-            if _specific(line, situation, condition) or coverage(line, condition) >= SAID_ALL
+            if said_specifically(line, situation, condition)
+            or coverage(line, condition) >= SAID_ALL
         ]
         if naming:
             return [FloorLine(e, tuple(naming[:INDICATION_LINES]), False, True)]
@@ -300,7 +302,7 @@ def ranked_indications(question: str) -> list[Evidence]:
     scored = [
         ((specificity(e.text, situation), coverage(e.text, situation)), e)
         for e in found
-        if _specific(e.text, situation, condition)
+        if said_specifically(e.text, situation, condition)
     ]
     # An indication given with another drug the question names ("cho thêm thuốc gì" beside
     # "truyền ifosfamid": mesna's "… do dùng hóa trị liệu ifosfamid") says who it is for:
@@ -328,34 +330,11 @@ def ranked_indications(question: str) -> list[Evidence]:
     return list({e.drug_id: e for e in reversed(ordered)}.values())[::-1][:RANKED_INDICATIONS]
 
 
-# The words that join the telling of a case, never part of what it names (folded).
-_JOINING = frozenset(
-    "trong nao co duoc dung thuoc bn cho khi gi khong ko la va voi hay hoac nhu thi sao nay "
-    "roi ma cua".split()
-)
-
-
-# A paragraph saying this share of the question's words (idf-weighted) says its condition
-# though every word is common ("bị phù, dùng thuốc lợi tiểu nào").
-SAID_MOSTLY = 0.5
-
-
-def _specific(text: str, situation: Situation, condition: Situation) -> bool:
-    """Said by a rare word, or by pairs as rare together, or by most of the condition's
-    words (the question's but the drugs' names); a pair a word of how the case is told makes
-    ("phổi, trong dược thư" is no "phổi trong") says nothing."""
-    told = frozenset(p for p in situation.pairs if not _JOINING.intersection(p.split("_")))
-    own = replace(situation, pairs=told)
-    return names_situation(text, own) and (
-        specificity(text, own) >= RARE_IDF or coverage(text, condition) >= SAID_MOSTLY
-    )
-
-
 def says_specifically(text: str, question: str) -> bool:
     """Whether the text says the question's situation by a rare word of it, by pairs as rare
     together, or by most of its words but the drugs' names."""
     condition = situation_of(question, exclude=_drug_names_in(question))
-    return _specific(text, situation_of(question), condition)
+    return said_specifically(text, situation_of(question), condition)
 
 
 def _drug_names_in(question: str) -> list[str]:
