@@ -264,10 +264,12 @@ def expand_abbreviations(text: str) -> str:
 
 
 # Typed with diacritics or entirely without them ("ha duong huyet").
+# A one-syllable term folded is other words too ("mo" is "mở" as often as "mổ": "chai mo
+# ra"): without its diacritics it is read only when it has none.
 _LAY_PATTERNS = [
     (re.compile(rf"(?<!\w){re.escape(spelled)}(?!\w)", re.IGNORECASE), book)
     for lay, book in sorted(LAY_TERMS.items(), key=lambda kv: -len(kv[0]))
-    for spelled in dict.fromkeys((lay, fold(lay)))
+    for spelled in dict.fromkeys((lay, fold(lay) if " " in lay else lay))
 ]
 
 

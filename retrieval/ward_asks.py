@@ -109,6 +109,16 @@ OPENED: tuple[str, ...] = (
     "pha xong",
     "sau khi pha",
     "đã pha",
+    # Part used, the rest kept ("chai albumin mở ra truyền được 1 nửa, để dành tối").
+    "mở ra",
+    "mở rồi",
+    "mở từ",
+    "truyền dở",
+    "dùng dở",
+    "còn dư",
+    "còn thừa",
+    "để dành",
+    "phần còn lại",
 )
 
 # Mixing a drug with a fluid or another drug, in a bag, a syringe or a line ("pha loãng

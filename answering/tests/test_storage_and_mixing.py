@@ -76,3 +76,21 @@ def test_how_long_once_made_up_is_the_in_use_time_not_the_treatments(
 def test_how_long_a_treatment_lasts_is_still_the_dose() -> None:
     result = answer_turn("vancomycin điều trị viêm nội tâm mạc dùng trong bao lâu?", provider=None)
     assert result.frame.attribute == "lieu_luong_va_cach_dung"
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # A container part used and the rest kept, typed without diacritics ("mo ra" is
+        # "mở ra", never "mổ"): how long it keeps once opened.
+        (
+            "lo acetylcystein tiem mo ra con du, de danh mai dung tiep dc ko",
+            "phải dùng trong vòng 96 giờ",
+        ),
+        ("lọ insulin mở ra dùng dở, để dành được bao lâu?", "nhiệt độ phòng"),
+    ],
+)
+def test_a_container_part_used_asks_how_long_it_keeps(question: str, line: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.attribute == "do_on_dinh_va_bao_quan"
+    assert delivery(result, line).before_collapsed
