@@ -85,12 +85,14 @@ def _ingredient_keys(
 def _monograph_names(monographs: list[SourceMonograph]) -> dict[tuple[str, str, str], int | None]:
     """(drug id, name, kind) → page of every name a loaded monograph gives its drug."""
     wanted: dict[tuple[str, str, str], int | None] = {}
+    headings = {" ".join(words(heading_parts(m.parsed.heading)[0])) for m in monographs}
 
     def want(drug_id: str, name: str, kind: str, page: int | None) -> None:
         name = nfc(name).strip()
         if name and words(name) and (drug_id, name, kind) not in wanted:
             wanted[(drug_id, name, kind)] = page
 
+    headings = {" ".join(words(heading_parts(m.parsed.heading)[0])) for m in monographs}
     for source in monographs:
         parsed = source.parsed
         name, other = heading_parts(parsed.heading)
@@ -106,7 +108,22 @@ def _monograph_names(monographs: list[SourceMonograph]) -> dict[tuple[str, str, 
             want(parsed.drug_id, part, Alias.Kind.INN, source.page_start)
         for part in _split_names(parsed.field_text("ten_thuong_mai")):
             want(parsed.drug_id, part, Alias.Kind.TRADE_NAME, source.page_end)
+        for part in coded_forms(clean_field(parsed.field_text("ma_atc"))):
+            # A combination's parts that have monographs of their own stay theirs.
+            if " ".join(words(part)) not in headings:
+                want(parsed.drug_id, part, Alias.Kind.INN, source.page_start)
     return wanted
+
+
+# "Dexpanthenol: A11HA30; D03AX03, S01XA12. Calci pantothenat: A11HA31": each form the
+# monograph codes on its own, named before its ATC code.
+_CODED_FORM = re.compile(r"(?:^|[.;]\s*)([^\W\d][^:;.,]{2,40}?):\s*[A-Z]\d{2}[A-Z]")
+
+
+def coded_forms(atc_field: str) -> list[str]:
+    """The forms a monograph's Mã ATC line names with their own codes (dexpanthenol, calci
+    pantothenat under ACID PANTOTHENIC), which wards prescribe by."""
+    return [m.group(1).strip() for m in _CODED_FORM.finditer(atc_field)]
 
 
 _INDEX_KINDS: dict[str, str] = {

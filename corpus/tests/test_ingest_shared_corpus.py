@@ -84,3 +84,21 @@ def test_text_is_verbatim_with_decimal_commas_and_spaced_thousands() -> None:
         Chunk.objects.filter(text__contains="Hiếm gặp, ADR < 1/1 000").exists()
         or Chunk.objects.filter(label__contains="1/1 000").exists()
     )
+
+
+def test_a_form_the_atc_line_codes_on_its_own_is_a_name_of_its_monograph() -> None:
+    """ACID PANTOTHENIC codes dexpanthenol and calci pantothenat on its Mã ATC line; wards
+    prescribe by those names."""
+    from corpus.names import coded_forms
+    from retrieval.catalog import get_resolver
+
+    assert coded_forms("Dexpanthenol: A11HA30; D03AX03. Calci pantothenat: A11HA31.") == [
+        "Dexpanthenol",
+        "Calci pantothenat",
+    ]
+    assert coded_forms("M03AA01.") == []
+    names = set(
+        Alias.objects.filter(drug__drug_id="acid_pantothenic").values_list("name", flat=True)
+    )
+    assert {"Dexpanthenol", "Calci pantothenat"} <= names
+    assert get_resolver().resolve("tiêm bắp dexpanthenol liều bao nhiêu") == ("acid_pantothenic",)
