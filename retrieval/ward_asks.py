@@ -69,6 +69,10 @@ ADR_ASKS: tuple[str, ...] = (
     "tiếp tục uống",
 )
 
+# Another medicine asked for to ease the symptom ("đầy bụng, cho thêm antacid để đỡ được
+# không?"): a name no monograph answers for is then the remedy asked about, not a switch.
+EASED_BY: tuple[str, ...] = ("để đỡ", "cho đỡ", "để bớt", "cho bớt", "để giảm", "cho giảm")
+
 # Time told since the drug was started, in the folded question: the story of a symptom since
 # the drug ("dùng Ziagen được 2 tuần thì sốt", "bôi … được 3 hôm, than rát", "truyền
 # vancomycin ngày thứ 6, ù tai", "2 ngày nay đau ngực hơn", "từ tuần trước").
@@ -79,6 +83,9 @@ ELAPSED: tuple[str, ...] = (
     r"(?:dai|lau) ngay",
     r"sau \d+ (?:ngay|hom|tuan|thang|nam) (?:dung|uong|tiem|truyen|boi)",
     r"tu (?:hom qua|hom truoc|tuan truoc|thang truoc)",
+    # Stopped since ("mẩn ngứa, đã ngưng, giờ hết"), or taken and then ("uống Milurit bị nổi").
+    r"da (?:ngung|ngung thuoc)",
+    r"(?:uong|dung|tiem|truyen|boi|xit)(?: [a-z0-9]+){1,3} (?:bi|thi bi|xong bi)",
 )
 
 # What to monitor or test during treatment: asked of the cautions, answered wherever the

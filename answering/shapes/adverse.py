@@ -16,9 +16,9 @@ from corpus.sections import SectionKey
 from corpus.text import folded_phrase, prints_phrase
 from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
-from retrieval.phrases import section_matches
+from retrieval.phrases import compile_table, match_table, section_matches
 from retrieval.ranked import Situation, coverage, names_situation
-from retrieval.ward_asks import ADR_ASKS, ATTRIBUTION, NAMED_EFFECTS
+from retrieval.ward_asks import ADR_ASKS, ATTRIBUTION, EASED_BY, NAMED_EFFECTS
 
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".
@@ -27,7 +27,8 @@ LEAD_LINES = 4
 ADR_LINES = 2
 _ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
 _NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
-_ADR_ASKS = frozenset(folded_phrase(p) for p in ADR_ASKS)
+_ADR_ASKS = frozenset(folded_phrase(p) for p in (*ADR_ASKS, *EASED_BY))
+_EASED = compile_table({"eased": EASED_BY})
 
 
 def recognise(reading: Reading) -> list[Candidate]:
@@ -37,9 +38,11 @@ def recognise(reading: Reading) -> list[Candidate]:
     # captopril … mất vị, có hết không?"): the ADR management answers it.
     # Another drug named ("muốn chuyển sang clonidin …, có cần ngừng chẹn beta trước?") makes
     # it a switch, not a symptom.
+    # A name no monograph answers for, asked as the remedy ("cho thêm antacid để đỡ"), is
+    # no switch.
     asked = (
         reading.section is None
-        and not reading.unknown
+        and (not reading.unknown or bool(match_table(reading.question, _EASED)))
         and told_since_a_drug(reading.question)
         and _asks(reading)
     )

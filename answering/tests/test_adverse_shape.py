@@ -132,6 +132,34 @@ def test_a_story_told_by_how_long_the_drug_was_taken(question: str, line: str) -
     assert delivery(result, line).before_collapsed
 
 
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # Stopped since ("đã ngưng, giờ hết"), asked whether it may be given again.
+        (
+            "bn tiêm vancomycin bị đỏ bừng mặt cổ, đã ngưng, giờ hết, truyền lại được ko?",
+            "cần truyền thuốc chậm trong khoảng 60 phút",
+        ),
+        # Another medicine no monograph answers for, asked as the remedy ("để đỡ").
+        (
+            "bn uống captopril bị ho khan kéo dài, cho thêm siro ho dextromethorphan để đỡ "
+            "được không?",
+            "CAPTOPRIL",
+        ),
+    ],
+)
+def test_a_story_stopped_since_or_asking_a_remedy_reads_as_the_symptom(
+    question: str, line: str
+) -> None:
+    result = answer_turn(question)
+    assert result.frame.shape == "adverse"
+    assert result.frame.attribute == "huong_dan_cach_xu_tri_adr"
+    assert any(
+        b.section_key == "huong_dan_cach_xu_tri_adr" and not b.collapsed for b in result.blocks
+    )
+    assert delivery(result, line).before_collapsed
+
+
 def test_given_again_after_a_reaction_shows_the_management_and_the_contraindications() -> None:
     """A rechallenge ("uống lại được ko") after a reaction: what the management says of it,
     with the contraindications in view (a may-it-be-given question keeps its floor)."""
