@@ -109,7 +109,7 @@ class CatalogDrugResolver:
         loaded_ids = {d for ids in loaded.values() for d in ids}
         for short, drug_id in ABBREVIATIONS.items():
             if drug_id in loaded_ids:
-                loaded[(short,)].add(drug_id)
+                loaded[tuple(short.split())].add(drug_id)
         for drug_id in loaded_ids:
             for form in salt_forms(drug_id):
                 loaded.setdefault(form, {drug_id})

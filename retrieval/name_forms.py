@@ -22,6 +22,18 @@ ABBREVIATIONS: dict[str, str] = {
     "moxi": "moxifloxacin_hydroclorid",
     "ceftri": "ceftriaxon",
     "mtz": "metronidazol",
+    "ampi": "ampicilin",
+    "amoxi": "amoxicilin",
+    "amika": "amikacin",
+    "salbu": "salbutamol_dung_trong_ho_hap",
+    "carba": "carbamazepin",
+    # A combination by its parts as wards join them ("amox-clavulanat", "amoxi/clav").
+    "amox clavulanat": "amoxicilin_va_kali_clavulanat",
+    "amoxi clavulanat": "amoxicilin_va_kali_clavulanat",
+    "amoxicilin clavulanat": "amoxicilin_va_kali_clavulanat",
+    "amox clav": "amoxicilin_va_kali_clavulanat",
+    "amoxi clav": "amoxicilin_va_kali_clavulanat",
+    "amoxicilin clav": "amoxicilin_va_kali_clavulanat",
 }
 
 

@@ -25,6 +25,8 @@ pytestmark = pytest.mark.django_db
         ("valproat liều khởi đầu", "acid_valproic"),
         ("Tiphadol 80 cho trẻ", "paracetamol"),
         ("Lykamox uống trước hay sau ăn", "amoxicilin"),
+        ("ampi tiêm tĩnh mạch liều bao nhiêu", "ampicilin"),
+        ("salbu xịt mấy nhát", "salbutamol_dung_trong_ho_hap"),
     ],
 )
 def test_brand_bases_short_forms_and_salts_name_the_loaded_drug(question: str, drug: str) -> None:
@@ -312,3 +314,11 @@ def test_a_name_cut_out_never_joins_other_words_into_a_phrase() -> None:
 def test_what_it_is_given_for_is_the_indication(question: str) -> None:
     # "để làm gì", whatever population is said with it (a pregnancy's week is not asked).
     assert understand(question).attribute == "chi_dinh"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["amox-clavulanat liều trẻ em", "amoxi/clav cho người suy thận", "Amoxicilin-clavulanat 1g x2"],
+)
+def test_a_combination_by_its_joined_parts_is_the_combination(question: str) -> None:
+    assert get_resolver().resolve(question) == ("amoxicilin_va_kali_clavulanat",)
