@@ -105,6 +105,25 @@ MONITORING: tuple[str, ...] = (
     "giám sát gì",
     "theo dõi xét nghiệm",
     "những thông số gì",
+    # When and how often, and the lab named ("INR lần đầu thử lúc nào", "có bắt buộc đo
+    # nồng độ thuốc trong máu", "theo dõi dấu hiệu sớm ngộ độc").
+    "thử inr",
+    "xét nghiệm inr",
+    "kiểm tra inr",
+    "đo inr",
+    "inr lần đầu",
+    "đo nồng độ",
+    "định lượng nồng độ",
+    "nồng độ thuốc trong máu",
+    "theo dõi dấu hiệu",
+    "dấu hiệu sớm",
+    "khi nào thử",
+    "lúc nào thử",
+    "khi nào xét nghiệm",
+    "bao lâu làm lại",
+    "bao lâu xét nghiệm",
+    "xét nghiệm định kỳ",
+    "xét nghiệm những gì",
 )
 
 # A container opened or a solution made up: "dùng trong bao lâu" then asks how long it may

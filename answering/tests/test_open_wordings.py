@@ -197,3 +197,11 @@ def test_what_to_monitor_is_found_wherever_the_book_says_it(question: str, line:
     result = answer_turn(question, provider=None)
     assert result.frame.shape == "monitoring"
     assert delivery(result, line).before_collapsed
+
+
+def test_a_drug_level_asked_for_is_a_monitoring_question() -> None:
+    """ "Có bắt buộc đo nồng độ thuốc trong máu ko": the cautions' line telling the level is
+    followed, in view."""
+    result = answer_turn("bn dùng gentamicin có bắt buộc đo nồng độ thuốc trong máu ko")
+    assert result.frame.attribute == "than_trong"
+    assert delivery(result, "nồng độ gentamicin").before_collapsed
