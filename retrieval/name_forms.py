@@ -27,6 +27,8 @@ ABBREVIATIONS: dict[str, str] = {
     "amika": "amikacin",
     "salbu": "salbutamol_dung_trong_ho_hap",
     "carba": "carbamazepin",
+    "ampho": "amphotericin_b",
+    "ampho b": "amphotericin_b",
     # A combination by its parts as wards join them ("amox-clavulanat", "amoxi/clav").
     "amox clavulanat": "amoxicilin_va_kali_clavulanat",
     "amoxi clavulanat": "amoxicilin_va_kali_clavulanat",

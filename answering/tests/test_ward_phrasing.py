@@ -27,6 +27,7 @@ pytestmark = pytest.mark.django_db
         ("Lykamox uống trước hay sau ăn", "amoxicilin"),
         ("ampi tiêm tĩnh mạch liều bao nhiêu", "ampicilin"),
         ("salbu xịt mấy nhát", "salbutamol_dung_trong_ho_hap"),
+        ("truyền ampho B bao lâu", "amphotericin_b"),
     ],
 )
 def test_brand_bases_short_forms_and_salts_name_the_loaded_drug(question: str, drug: str) -> None:
