@@ -192,7 +192,9 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # Around the injection site, as the book says a local reaction.
     ("phản ứng tại chỗ", "quanh chỗ tiêm", "ở chỗ tiêm", "tại chỗ tiêm", "nơi tiêm"),
     ("phù cổ chân", "phù mắt cá chân", "sưng mắt cá chân", "phù mắt cá", "phù chân"),
-    ("đau đầu", "nhức đầu"),  # the book prints both, about 38 monographs each
+    ("đau đầu", "nhức đầu"),
+    # A loan word the book spells both ways (mometason: "polip mũi"; aciclovir: "polyp").
+    ("polip mũi", "polyp mũi"),  # the book prints both, about 38 monographs each
     # Phaeochromocytoma: the book prints "u tế bào ưa crôm"; wards write the organ or the name.
     (
         "u tế bào ưa crôm",

@@ -205,3 +205,10 @@ def test_a_drug_level_asked_for_is_a_monitoring_question() -> None:
     result = answer_turn("bn dùng gentamicin có bắt buộc đo nồng độ thuốc trong máu ko")
     assert result.frame.attribute == "than_trong"
     assert delivery(result, "nồng độ gentamicin").before_collapsed
+
+
+def test_a_loan_word_spelt_the_other_way_finds_the_books_dose_line() -> None:
+    """ "polyp mũi" is the book's "polip mũi" in mometason's dose section (aciclovir prints
+    "polyp"): the paragraph printing it is the dose's focus."""
+    result = answer_turn("xịt mometason cho người lớn bị polyp mũi, liều thế nào?")
+    assert delivery(result, "Để điều trị bệnh polip mũi").before_collapsed
