@@ -85,6 +85,9 @@ PAIR_SECTIONS = (
     S.THAN_TRONG,
     S.TUONG_KY,
     S.DO_ON_DINH_VA_BAO_QUAN,
+    # One given for the other's harm (omeprazol's "dự phòng … loét do thuốc chống viêm
+    # không steroid" beside diclofenac).
+    S.CHI_DINH,
 )
 # What "X là thuốc gì" is answered with.
 OVERVIEW_SECTIONS = (S.TEN_CHUNG_QUOC_TE, S.LOAI_THUOC, S.CHI_DINH, S.DUOC_LY_VA_CO_CHE_TAC_DUNG)

@@ -143,7 +143,9 @@ def _indication_lines(drug_id: str, situation: Situation) -> list[FloorLine]:
 PAIR_LINES = 3
 
 
-def pair_floor(drug_ids: Sequence[str], unloaded: Sequence[str] = ()) -> list[FloorLine]:
+def pair_floor(
+    drug_ids: Sequence[str], unloaded: Sequence[str] = (), *, indications: bool = True
+) -> list[FloorLine]:
     """For every two drugs named together, each one's lines naming the other — in Tương tác
     thuốc, Chống chỉ định, Thận trọng, Tương kỵ, Độ ổn định; by the names the book prints for
     it, then the class words it uses ("coumarin" for warfarin) — both directions: a drug named
@@ -165,6 +167,13 @@ def pair_floor(drug_ids: Sequence[str], unloaded: Sequence[str] = ()) -> list[Fl
         for other in (d for d in names if d != drug_id):
             left = PAIR_LINES
             for chunk in found:
+                # An indication names only a drug with a monograph ("lupus", a word of the
+                # book no monograph answers for, is a disease there), and only of drugs the
+                # question named (a which-drug list's drugs are the book's, not a pair).
+                if chunk.section.section_key == SectionKey.CHI_DINH and (
+                    other in unloaded or not indications
+                ):
+                    continue
                 lines = [line for line in book_lines(chunk.text) if says_any(line, names[other])]
                 if lines and left > 0:
                     shown = tuple(lines[:left])

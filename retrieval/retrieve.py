@@ -59,7 +59,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         retrieved.floor += companion_floor(retrieved.frame.companions, drugs)
     unloaded = tuple(dict.fromkeys(retrieved.frame.not_loaded + retrieved.frame.unknown_drugs))
     if len(drugs) >= 2 or unloaded:
-        pairs = pair_floor(drugs, unloaded)
+        pairs = pair_floor(drugs, unloaded, indications=retrieved.frame.shape != "which_drug")
         retrieved.floor += pairs
         named = any(line.names in drugs for line in pairs)
         if named and retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:

@@ -206,3 +206,32 @@ def test_may_it_be_given_shows_the_indication_saying_the_situation(
     result = ask(question)
     assert in_view(result, line)
     assert any(b.section_key == "chong_chi_dinh" and not b.collapsed for b in result.blocks)
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # Two drugs, one given for the other's harm: its indication naming the other (by
+        # name or class) is in view, and no "không nêu đích danh" is said.
+        (
+            "BN dùng ibuprofen lâu ngày đau khớp, thêm omeprazol để bảo vệ dạ dày được không?",
+            "loét do thuốc chống viêm không steroid",
+        ),
+        (
+            "bn uống quá nhiều paracetamol, cho acetylcystein được không?",
+            "Giải độc trong quá liều paracetamol",
+        ),
+    ],
+)
+def test_one_drug_given_for_the_others_harm_shows_its_indication(question: str, line: str) -> None:
+    result = ask(question)
+    assert in_view(result, line)
+    assert "không nêu đích danh" not in result.answer_text
+
+
+def test_a_disease_the_book_prints_is_never_looked_for_in_the_indications_as_a_drug() -> None:
+    # "lupus" is a word of the book no monograph answers for: the monitoring line leads.
+    result = ask(
+        "BN lupus chuẩn bị dùng prednisolon liều cao kéo dài, trước điều trị cần làm XN gì?"
+    )
+    assert in_view(result, "phải kiểm tra điện tâm đồ, huyết áp")
