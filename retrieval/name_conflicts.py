@@ -56,6 +56,9 @@ def book_words_among_brands(
     found: set[Key] = set()
     for name, drug_id in brand_names:
         key = tuple(words(name))
-        if len(key) == 1 and prose_owners.get(key[0], drug_id) != drug_id:
+        # A word of the drug's own name ("Nalidixic" of ACID NALIDIXIC, printed in
+        # ciprofloxacin's text as "acid nalidixic") is that drug wherever it is printed.
+        own = key and key[0] in drug_id.split("_")
+        if len(key) == 1 and not own and prose_owners.get(key[0], drug_id) != drug_id:
             found.add(key)
     return found

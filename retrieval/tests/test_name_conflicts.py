@@ -81,3 +81,18 @@ def test_a_substance_measured_in_the_patient_is_no_drug_named(
     question: str, drugs: tuple[str, ...]
 ) -> None:
     assert get_resolver().resolve(question) == drugs
+
+
+@pytest.mark.parametrize(
+    ("question", "drug"),
+    [
+        # A word of the drug's own name that another monograph's text prints ("acid
+        # nalidixic" in ciprofloxacin's) is still that drug.
+        ("tuyến dưới cho Nalidixic, có ổn không?", "acid_nalidixic"),
+        ("tranexamic tiêm tĩnh mạch liều bao nhiêu", "acid_tranexamic"),
+    ],
+)
+def test_a_word_of_the_drugs_own_name_is_that_drug_wherever_printed(
+    question: str, drug: str
+) -> None:
+    assert get_resolver().resolve(question) == (drug,)
