@@ -7,13 +7,9 @@ admin (`corpus.RedFlag`). A matched turn opens with a fixed line (self-harm has 
 its answer is the named drug's Quá liều và xử trí or ADR management, never its dose table.
 """
 
-import re
-
 from corpus.sections import SectionKey
-from corpus.text import fold
 from retrieval.catalog import catalog_version
 from retrieval.phrases import Table, compile_table, match_table
-from retrieval.ward_asks import ELAPSED
 
 EMERGENCY, POISONING, SELF_HARM = "cap_cuu", "ngo_doc", "tu_hai"
 
@@ -131,7 +127,6 @@ AFTER_THE_DRUG = (
     "mới bắt đầu",
 )
 _AFTER = compile_table({"after": AFTER_THE_DRUG})
-_ELAPSED = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ELAPSED) + r")(?![a-z0-9])")
 # Which section answers a red-flag turn about a named drug, per kind.
 SECTIONS = {
     EMERGENCY: SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
@@ -172,9 +167,3 @@ def red_flag(question: str) -> str | None:
 def follows_a_drug(question: str) -> bool:
     """Whether the question tells the emergency came after a drug was given."""
     return bool(match_table(question, _AFTER))
-
-
-def told_since_a_drug(question: str) -> bool:
-    """Whether the question tells a story since a drug was given: after it, or how long it
-    has been taken ("dùng Ziagen được 2 tuần thì sốt")."""
-    return follows_a_drug(question) or bool(_ELAPSED.search(f" {fold(question)} "))

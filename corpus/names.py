@@ -92,7 +92,6 @@ def _monograph_names(monographs: list[SourceMonograph]) -> dict[tuple[str, str, 
         if name and words(name) and (drug_id, name, kind) not in wanted:
             wanted[(drug_id, name, kind)] = page
 
-    headings = {" ".join(words(heading_parts(m.parsed.heading)[0])) for m in monographs}
     for source in monographs:
         parsed = source.parsed
         name, other = heading_parts(parsed.heading)

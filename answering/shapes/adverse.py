@@ -4,21 +4,22 @@ lần/ngày, sốt nhẹ. Xử trí?"): the book's ADR management line naming th
 sentence after it (what to do is told next: "Nếu bị ỉa chảy nặng … Cần ngừng …"), then the
 ADR line naming it. A general "có gây … không" stays the effect shape's."""
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from answering.leads import Unit, lead_sentences, units
 from answering.reading import Reading, condition_words
-from answering.red_flags import told_since_a_drug
+from answering.red_flags import follows_a_drug
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase, prints_phrase
+from corpus.text import fold, folded_phrase, prints_phrase
 from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import compile_table, match_table, section_matches
 from retrieval.ranked import Situation, coverage, names_situation
-from retrieval.ward_asks import ADR_ASKS, ATTRIBUTION, EASED_BY, NAMED_EFFECTS
+from retrieval.ward_asks import ADR_ASKS, ATTRIBUTION, EASED_BY, ELAPSED, NAMED_EFFECTS
 
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".
@@ -29,6 +30,7 @@ _ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
 _NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
 _ADR_ASKS = frozenset(folded_phrase(p) for p in (*ADR_ASKS, *EASED_BY))
 _EASED = compile_table({"eased": EASED_BY})
+_ELAPSED = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ELAPSED) + r")(?![a-z0-9])")
 
 
 def recognise(reading: Reading) -> list[Candidate]:
@@ -43,7 +45,7 @@ def recognise(reading: Reading) -> list[Candidate]:
     asked = (
         reading.section is None
         and (not reading.unknown or bool(match_table(reading.question, _EASED)))
-        and told_since_a_drug(reading.question)
+        and _told_since_a_drug(reading.question)
         and _asks(reading)
     )
     if reading.section not in SYMPTOM_SECTIONS and not asked:
@@ -54,7 +56,7 @@ def recognise(reading: Reading) -> list[Candidate]:
     told = (
         any(m.key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR and m.phrase not in _NAMED for m in said)
         or any(m.phrase in _ATTRIBUTION for m in said)
-        or told_since_a_drug(reading.question)
+        or _told_since_a_drug(reading.question)
     )
     # The asking phrases cut ("có phải do thuốc", "xử trí"), an effect named by one kept
     # ("phù môi", "hội chứng người đỏ").
@@ -70,6 +72,12 @@ def recognise(reading: Reading) -> list[Candidate]:
         relation=None,
     )
     return [candidate(NAME, PRIOR, frame)]
+
+
+def _told_since_a_drug(question: str) -> bool:
+    """Whether the question tells a story since a drug was given: after it, or how long it
+    has been taken ("dùng Ziagen được 2 tuần thì sốt")."""
+    return follows_a_drug(question) or bool(_ELAPSED.search(f" {fold(question)} "))
 
 
 def _asks(reading: Reading) -> bool:
@@ -128,21 +136,18 @@ def lead(
 
 
 def kept(frame: QueryFrame, citations: Sequence[Citation]) -> set[int]:
-    """Under the lead, in view, for "xử trí?": the ADR management, all of it when short (what
-    to do is often told around the symptom's sentence, not in it), else its paragraphs naming
-    the symptom; for "có phải do thuốc?" (or a management naming nothing): the ADR paragraph
-    saying most of the symptom (a list's neighbouring lines are the same organ's: "viêm loét
-    thực quản (1,5%); nuốt khó"), with the short management paragraphs naming it."""
+    """Under the lead, in view: the ADR management, all of it when short (what to do is often
+    told around the symptom's sentence, not in it), else its paragraphs naming the symptom;
+    for "có phải do thuốc?" (or a management naming nothing), with the ADR paragraph saying
+    most of the symptom too (a list's neighbouring lines are the same organ's: "viêm loét
+    thực quản (1,5%); nuốt khó")."""
     said = symptom_of(frame)
     managing = [c for c in citations if c.section_key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR]
     naming = [c for c in managing if names_situation(c.text, said)]
     short = sum(len(c.text) for c in managing) <= SHORT_MANAGEMENT
-    if frame.attribute == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR:
-        keep = {c.chunk_id for c in (managing if short else naming)}
-        if naming:
-            return keep
-    else:
-        keep = {c.chunk_id for c in (managing if short else naming)}
+    keep = {c.chunk_id for c in (managing if short else naming)}
+    if frame.attribute == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR and naming:
+        return keep
     listed = [
         (coverage(c.text, said), -n, c)
         for n, c in enumerate(citations)
