@@ -198,8 +198,12 @@ DRUG_KINDS = (
 )
 # "khi nào", "lúc nào", "thế nào", "là gì" end no drug's name ("… khi nào uống lại").
 _NOT_WHICH = r"(?<!khi)(?<!luc)(?<!the)(?<!la)"
+# "thuốc này / đó / ấy / kia / trên": the drug already named, asked about, not asked for
+# ("Dùng chung 2 thuốc này có nguy cơ gì?").
+_NAMED = r"(?! (?:nay|do|ay|kia|tren)(?![a-z0-9]))"
 _OPEN_WHICH = re.compile(
-    rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{0,6}}{_NOT_WHICH} (?:nao|gi)"
+    rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)}){_NAMED}(?: [a-z0-9]+){{0,6}}{_NOT_WHICH}"
+    r" (?:nao|gi)"
     r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi)"
     # "Có thuốc uống làm tan sỏi không?": a drug asked for as a yes/no.
     rf"|co (?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{1,6}} (?:khong|ko|k)$"

@@ -38,6 +38,7 @@ from retrieval.ranked import (
     situation_of,
     specificity,
 )
+from retrieval.situations import condition_phrases
 from retrieval.specific import said_specifically
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).
@@ -298,6 +299,9 @@ def ranked_indications(question: str) -> list[Evidence]:
     (idf-weighted), then by BM25;
     one drug's best
     paragraph each: a which-drug question never abstains while they say it."""
+    # The book's other phrases for what the question says ("đo kính": "đo khúc xạ";
+    # `CONDITION_SYNONYMS`) are looked for beside its own words.
+    question = " ".join([question, *condition_phrases(folded_phrase(question))])
     situation = situation_of(question)
     # A long story's common words fill BM25's best few: three times as many are read for the
     # rare words ("S. haematobium" beside "đái ra máu … nước tiểu"), the best few kept.

@@ -195,6 +195,10 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("đau đầu", "nhức đầu"),
     # A loan word the book spells both ways (mometason: "polip mũi"; aciclovir: "polyp").
     ("polip mũi", "polyp mũi"),  # the book prints both, about 38 monographs each
+    # Refraction and cycloplegia as eye clinics say them (the book: "liệt cơ thể mi để đo
+    # khúc xạ").
+    ("đo khúc xạ", "đo kính", "cắt kính", "đo độ mắt"),
+    ("liệt cơ thể mi", "liệt điều tiết", "mất điều tiết", "liệt thể mi"),
     # Phaeochromocytoma: the book prints "u tế bào ưa crôm"; wards write the organ or the name.
     (
         "u tế bào ưa crôm",

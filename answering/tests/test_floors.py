@@ -12,7 +12,7 @@ from answering.turn import answer_turn
 from corpus.models import Chunk
 from corpus.text import fold
 from retrieval.floor import book_lines
-from retrieval.ranked import names_situation, situation_of
+from retrieval.ranked import RARE_IDF, names_situation, situation_of, specificity
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +146,34 @@ def test_a_situation_is_said_by_a_rare_word_or_pair_not_by_a_shared_word() -> No
     assert not names_situation("Người bệnh có tiền sử dị ứng với penicilin.", situation)
     typed = situation_of("mụn trứng cá")
     assert not names_situation("thần kinh trung ương", typed)  # "trứng" is not "trung"
+
+
+def test_a_pair_said_across_a_commoner_compound_says_nothing_by_itself() -> None:
+    # Typed without diacritics, "đo kính" folds to the "Do kinh" of "Do kinh nghiệm …": the
+    # text's "kinh" belongs to "kinh nghiệm", so the pair alone is no specific saying; the
+    # same pair beside others of the question still counts ("phòng dị" in "Dự phòng dị dạng
+    # ống thần kinh" for "để phòng dị tật ống thần kinh").
+    eyes = situation_of("can nho mat de do kinh, dung thuoc nao")
+    amphotericin = "Do kinh nghiệm lâm sàng còn ít đối với các chế phẩm mới này"
+    assert specificity(amphotericin, eyes) < RARE_IDF
+    assert specificity("đo kính cho trẻ", eyes) >= RARE_IDF
+    folate = situation_of("nên uống gì để phòng dị tật ống thần kinh")
+    assert specificity("Dự phòng dị dạng ống thần kinh ở bào thai", folate) >= RARE_IDF
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "be 10t can nho mat lam mat dieu tiet de do kinh, dung thuoc nao?",
+        "Bé 8 tuổi cần nhỏ thuốc liệt điều tiết trước khi đo kính, dùng thuốc gì?",
+    ],
+)
+def test_the_books_phrase_for_a_ward_word_finds_the_indication(question: str) -> None:
+    # "đo kính", "liệt điều tiết": the book's "liệt cơ thể mi để đo khúc xạ" (homatropin);
+    # never the "Do kinh nghiệm" of another monograph's indication.
+    result = answer_turn(question)
+    assert result.frame.drugs[:1] == ("homatropin_hydrobromid",)
+    assert "amphotericin_b" not in result.frame.drugs
 
 
 def test_an_antidote_named_with_the_poison_is_shown_not_dropped() -> None:

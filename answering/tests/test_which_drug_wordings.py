@@ -109,3 +109,31 @@ def test_a_ward_abbreviation_of_the_condition_is_read_as_the_book_writes_it(
     question: str, first: str
 ) -> None:
     assert _listed(question)[0].startswith(first)
+
+
+@pytest.mark.parametrize(
+    ("question", "drugs"),
+    [
+        (
+            "BN 70t đang uống warfarin vì rung nhĩ, nay đau khớp được kê aspirin. Dùng chung 2 "
+            "thuốc này có nguy cơ gì?",
+            {"warfarin", "acid_acetylsalicylic"},
+        ),
+        (
+            "bn dang dung lithi, bs ke them ibuprofen, hai thuoc do dung cung co van de gi",
+            {"ibuprofen"},
+        ),
+        (
+            "Đang uống carbamazepin mà kê thêm clarithromycin, thuốc ấy ảnh hưởng gì?",
+            {"carbamazepin"},
+        ),
+    ],
+)
+def test_a_drug_referred_back_to_is_asked_about_not_asked_for(
+    question: str, drugs: set[str]
+) -> None:
+    # "thuốc này / đó / ấy … gì" points at the drugs the story named: no list of drugs for the
+    # story's condition ("đau khớp", "rung nhĩ"), each named drug answered.
+    result = answer_turn(question)
+    assert result.frame.turn_type != "condition_to_drug", result.frame
+    assert drugs <= set(result.frame.drugs)
