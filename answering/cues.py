@@ -188,13 +188,24 @@ _COMPILED = {
 DRUG_KINDS = (
     "thuoc",
     "chat",
+    "hoat chat",
+    "che pham",
     "enzym",
+    "men",  # the ward's word for an enzyme ("men nào dùng trong phẫu thuật …")
     "corticoid",
     "corticosteroid",
     "khang sinh",
+    "khang histamin",
+    "khang nam",
+    "khang virus",
     "vitamin",
     "hormon",
     "dich truyen",
+    "vaccin",
+    "bisphosphonat",
+    "statin",
+    "nsaid",
+    "gel",  # never "kem": folded, it is also "kém" ("kém hấp thu mỡ, thuốc nào …")
 )
 # "khi nào", "lúc nào", "thế nào", "là gì" end no drug's name ("… khi nào uống lại").
 _NOT_WHICH = r"(?<!khi)(?<!luc)(?<!the)(?<!la)"
@@ -204,7 +215,7 @@ _NAMED = r"(?! (?:nay|do|ay|kia|tren)(?![a-z0-9]))"
 _OPEN_WHICH = re.compile(
     rf"(?<![a-z0-9])(?:(?:{'|'.join(DRUG_KINDS)}){_NAMED}(?: [a-z0-9]+){{0,6}}{_NOT_WHICH}"
     r" (?:nao|gi)"
-    r"|(?:truyen|tiem|bo sung|uong|boi|nho) (?:gi|cai gi)"
+    r"|(?:truyen|tiem|bo sung|uong|boi|nho|dung|xai) (?:gi|cai gi)"
     # "Có thuốc uống làm tan sỏi không?": a drug asked for as a yes/no.
     rf"|co (?:{'|'.join(DRUG_KINDS)})(?: [a-z0-9]+){{1,6}} (?:khong|ko|k)$"
     # "chất cản quang để chụp tử cung …, trong dược thư có loại nào": "loại nào" however far.

@@ -6,7 +6,10 @@ the best plain-ranked paragraphs.
 The frame is read, never changed: what retrieval decided comes back as `Retrieved.frame`.
 """
 
+from dataclasses import replace
+
 from corpus.sections import PATIENT_SECTIONS, SITUATION_SECTIONS, SectionKey
+from retrieval.antidotes import antidotes_for
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason, unique_evidence
 from retrieval.floor import (
@@ -55,6 +58,14 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         if near:
             retrieved.reason = Reason.CONDITION_NOT_FOUND_AS_TYPED
             retrieved.ranked = unique_evidence(near + retrieved.ranked)
+    if (
+        retrieved.frame.attribute == SectionKey.QUA_LIEU_VA_XU_TRI
+        and len(drugs) == 1
+        and not retrieved.frame.companions
+    ):
+        # "uống 20 viên paracetamol, thuốc giải độc là gì": the antidote the book names in
+        # its own indication is shown too, never only the poison's section.
+        retrieved.frame = replace(retrieved.frame, companions=antidotes_for(drugs[0]))
     if retrieved.frame.companions:
         retrieved.floor += companion_floor(retrieved.frame.companions, drugs)
     unloaded = tuple(dict.fromkeys(retrieved.frame.not_loaded + retrieved.frame.unknown_drugs))

@@ -263,3 +263,26 @@ def test_a_disease_the_book_prints_is_never_looked_for_in_the_indications_as_a_d
         "BN lupus chuẩn bị dùng prednisolon liều cao kéo dài, trước điều trị cần làm XN gì?"
     )
     assert in_view(result, "phải kiểm tra điện tâm đồ, huyết áp")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "BN uống cả vỉ acetaminophen tự tử, giải độc bằng gì?",
+        "ngo doc paracetamol o tre 3 tuoi, xu tri the nao",
+    ],
+)
+def test_an_overdose_shows_the_antidote_whose_indication_names_the_poison(question: str) -> None:
+    # Only the poison is named: the antidote the book names in its own Chỉ định
+    # (acetylcystein: "Giải độc trong quá liều paracetamol.") is shown beside its section.
+    result = answer_turn(question)
+    assert "acetylcystein" in result.frame.companions
+    shown = " ".join(text for b in result.blocks for text, _ in b.claims)
+    assert "Giải độc trong quá liều paracetamol." in shown
+
+
+def test_a_drug_no_indication_names_as_a_poison_has_no_antidote() -> None:
+    from retrieval.antidotes import antidotes_for
+
+    assert antidotes_for("acetylcystein") == ()
+    assert antidotes_for("paracetamol") == ("acetylcystein",)

@@ -42,8 +42,14 @@ def test_a_poisoning_is_answered_with_the_overdose_section_never_the_dose_table(
     result = answer_turn("Bé 2 tuổi uống nhầm cả vỉ paracetamol 500mg", provider=None)
     assert result.decision == "answer"
     assert result.blocks[0].claims[0][0] == FIRST_LINES[POISONING]
-    sections = {c.section_key for c in result.citations}
-    assert "qua_lieu_va_xu_tri" in sections and "lieu_luong_va_cach_dung" not in sections
+    sections = {(c.drug_id, c.section_key) for c in result.citations}
+    assert ("paracetamol", "qua_lieu_va_xu_tri") in sections
+    assert ("paracetamol", "lieu_luong_va_cach_dung") not in sections
+    # The antidote's regimen for the poisoning is its dose section, shown beside it.
+    assert {s for d, s in sections if d == "acetylcystein"} <= {
+        "chi_dinh",
+        "lieu_luong_va_cach_dung",
+    }
 
 
 def test_self_harm_opens_with_its_own_line() -> None:

@@ -137,3 +137,28 @@ def test_a_drug_referred_back_to_is_asked_about_not_asked_for(
     result = answer_turn(question)
     assert result.frame.turn_type != "condition_to_drug", result.frame
     assert drugs <= set(result.frame.drugs)
+
+
+@pytest.mark.parametrize(
+    ("question", "drug"),
+    [
+        # A class or a kind of preparation before "nào" asks for a drug of it.
+        ("Kháng histamin nào dùng cho mày đay mạn tính?", "cetirizin_hydroclorid"),
+        ("Bisphosphonat nào uống cho loãng xương sau mãn kinh?", "alendronat_natri"),
+        # "dùng gì" with no drug named.
+        ("bn bi giun luon thi dung gi", "albendazol"),
+    ],
+)
+def test_a_class_or_kind_before_nao_or_dung_gi_asks_for_a_drug(question: str, drug: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.turn_type == "condition_to_drug", result.frame
+    assert drug in result.frame.drugs
+
+
+def test_kem_folded_is_also_kem_weak_and_never_hides_the_thuoc_nao() -> None:
+    # "kém hấp thu mỡ, thuốc nào …": folded "kem" is no cream asked for; "thuốc nào" asks.
+    result = answer_turn(
+        "Bé 2 tuổi xơ nang tụy, kém hấp thu mỡ, thuốc nào dùng phòng thiếu hụt vitamin?"
+    )
+    assert result.frame.turn_type == "condition_to_drug", result.frame
+    assert "alpha_tocopherol" in result.frame.drugs
