@@ -25,26 +25,40 @@ ATTRIBUTION: tuple[str, ...] = (
 # Asked of a symptom the patient has since the drug, with no section's word: will it pass,
 # must the drug be stopped or changed, is it dangerous ("từ khi uống captopril … mất vị, có
 # hết không?", "đang truyền … rỉ máu, có phải ngưng không?").
-ADR_ASKS: tuple[str, ...] = (
+# Will it pass, is it dangerous.
+_OUTCOME_ASKS: tuple[str, ...] = (
     "có hết không",
     "có hết ko",
     "có hết k",
     "có tự hết",
     "bao lâu thì hết",
     "bao lâu hết",
+    "có nguy hiểm không",
+    "có nguy hiểm ko",
+    "có sao không",
+    "có sao ko",
+)
+# What to do about it: stop, change, ease, give again — the ADR management answers these
+# first, even where the ADR section's word is said ("làm sao để giảm tác dụng phụ này").
+MANAGEMENT_ASKS: tuple[str, ...] = (
     "có phải ngưng",
     "có phải ngừng",
     "có cần ngưng",
     "có cần ngừng",
     "có nên ngưng",
     "có nên ngừng",
+    "cần ngưng thuốc",
+    "cần ngừng thuốc",
     "có phải đổi thuốc",
     "có cần đổi thuốc",
-    "có nguy hiểm không",
-    "có nguy hiểm ko",
-    "có sao không",
-    "có sao ko",
-    # How to ease it ("rát bỏng quá, có cách nào đỡ ko?").
+    # How it should be stopped ("tự bỏ thuốc …, lẽ ra phải ngưng thế nào?").
+    "ngưng thế nào",
+    "ngừng thế nào",
+    "ngưng như thế nào",
+    "ngừng như thế nào",
+    "cách ngưng",
+    "cách ngừng",
+    # How to ease it ("rát bỏng quá, có cách nào đỡ ko?", "làm sao để giảm tác dụng phụ").
     "có cách nào đỡ",
     "cách nào cho đỡ",
     "cách nào để đỡ",
@@ -53,6 +67,12 @@ ADR_ASKS: tuple[str, ...] = (
     "làm gì cho đỡ",
     "làm gì để đỡ",
     "có cách nào giảm",
+    "làm sao để giảm",
+    "làm sao giảm",
+    "làm gì để giảm",
+    "cách giảm",
+    "cách hạn chế",
+    "khắc phục",
     # Given again or continued after it ("đã ngừng thuốc nay đỡ, uống lại được ko?").
     "uống lại",
     "dùng lại",
@@ -68,6 +88,7 @@ ADR_ASKS: tuple[str, ...] = (
     "tiếp tục dùng",
     "tiếp tục uống",
 )
+ADR_ASKS: tuple[str, ...] = (*_OUTCOME_ASKS, *MANAGEMENT_ASKS)
 
 # Another medicine asked for to ease the symptom ("đầy bụng, cho thêm antacid để đỡ được
 # không?"): a name no monograph answers for is then the remedy asked about, not a switch.

@@ -19,7 +19,14 @@ from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, sympt
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import compile_table, match_table, section_matches
 from retrieval.ranked import Situation, coverage, names_situation
-from retrieval.ward_asks import ADR_ASKS, ATTRIBUTION, EASED_BY, ELAPSED, NAMED_EFFECTS
+from retrieval.ward_asks import (
+    ADR_ASKS,
+    ATTRIBUTION,
+    EASED_BY,
+    ELAPSED,
+    MANAGEMENT_ASKS,
+    NAMED_EFFECTS,
+)
 
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".
@@ -29,6 +36,7 @@ ADR_LINES = 2
 _ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
 _NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
 _ADR_ASKS = frozenset(folded_phrase(p) for p in (*ADR_ASKS, *EASED_BY))
+_MANAGING = frozenset(folded_phrase(p) for p in (*MANAGEMENT_ASKS, *EASED_BY))
 _EASED = compile_table({"eased": EASED_BY})
 _ELAPSED = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ELAPSED) + r")(?![a-z0-9])")
 
@@ -64,10 +72,14 @@ def recognise(reading: Reading) -> list[Candidate]:
     effect = " ".join([*named, condition_words(reading.question, reading.names)]).strip()
     if not (told or asked) or not effect:
         return []
+    # What to do about it is asked ("có cần ngừng", "làm sao để giảm tác dụng phụ này"):
+    # the management first, whatever section word the story said.
+    managing = prints_phrase(reading.question, _MANAGING)
+    attribute = reading.section or SectionKey.HUONG_DAN_CACH_XU_TRI_ADR
     frame = replace(
         reading.frame,
         turn_type=TurnType.DRUG_ATTRIBUTE,
-        attribute=reading.section or SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+        attribute=SectionKey.HUONG_DAN_CACH_XU_TRI_ADR if managing else attribute,
         condition=effect,
         relation=None,
     )
@@ -135,6 +147,11 @@ def lead(
     return lines[:LEAD_LINES] or lead_sentences(frame, citations, in_focus)
 
 
+# An ADR management this long (characters) is read whole when what to do is asked and none
+# of its paragraphs names the symptom (nine in ten of the book's are shorter).
+ASKED_MANAGEMENT = 1500
+
+
 def kept(frame: QueryFrame, citations: Sequence[Citation]) -> set[int]:
     """Under the lead, in view: the ADR management, all of it when short (what to do is often
     told around the symptom's sentence, not in it), else its paragraphs naming the symptom;
@@ -144,9 +161,14 @@ def kept(frame: QueryFrame, citations: Sequence[Citation]) -> set[int]:
     said = symptom_of(frame)
     managing = [c for c in citations if c.section_key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR]
     naming = [c for c in managing if names_situation(c.text, said)]
-    short = sum(len(c.text) for c in managing) <= SHORT_MANAGEMENT
-    keep = {c.chunk_id for c in (managing if short else naming)}
-    if frame.attribute == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR and naming:
+    total = sum(len(c.text) for c in managing)
+    # Asked what to do, with no management paragraph naming the symptom in its words ("tránh
+    # những ADR về tiêu hóa" for "ỉa chảy, buồn nôn"): the management is read whole when it
+    # is no longer than ASKED_MANAGEMENT; the lead has said the symptom's ADR lines.
+    asked = frame.attribute == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR
+    whole = total <= SHORT_MANAGEMENT or (asked and not naming and total <= ASKED_MANAGEMENT)
+    keep = {c.chunk_id for c in (managing if whole else naming)}
+    if asked and naming:
         return keep
     listed = [
         (coverage(c.text, said), -n, c)

@@ -187,3 +187,24 @@ def test_a_switch_to_another_drug_is_no_symptom() -> None:
         "BN đang uống bisoprolol, muốn chuyển sang clonidin, có cần ngừng trước không?"
     )
     assert result.frame.shape != "adverse"
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # The ADR section's word said ("tác dụng phụ"), what to do asked: the management is in
+        # view though none of its sentences says "khô miệng" or "táo bón".
+        (
+            "Uống amitriptylin bị khô miệng, táo bón, cách hạn chế tác dụng phụ?",
+            "hạ huyết áp thế đứng",
+        ),
+        (
+            "bn dung carbamazepin bi chong mat buon ngu, co can ngung thuoc ko",
+            "Có thể giảm thiểu các tác dụng này bằng bắt đầu điều trị với liều thấp",
+        ),
+    ],
+)
+def test_what_to_do_asked_with_the_adr_word_shows_the_management(question: str, line: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.attribute == "huong_dan_cach_xu_tri_adr"
+    assert delivery(result, line).before_collapsed, line
