@@ -166,6 +166,14 @@ OPENED: tuple[str, ...] = (
     "còn thừa",
     "để dành",
     "phần còn lại",
+    # Made up ahead and kept for later ("pha sẵn từ sáng để đến chiều tiêm").
+    "pha sẵn",
+    "pha trước",
+    "để đến chiều",
+    "để tới chiều",
+    "để qua đêm",
+    "để đến mai",
+    "để sang hôm sau",
 )
 
 # Mixing a drug with a fluid or another drug, in a bag, a syringe or a line ("pha loãng
@@ -205,6 +213,12 @@ MIXING: tuple[str, ...] = (
     "cho chung",
     "bơm vào chai",
     "bơm vào túi",
+    # Into a fluid's bottle or bag ("pha Rocephin 1g vào chai Ringer lactat").
+    "pha vào",
+    "vào chai",
+    "vào túi",
+    "vào bịch",
+    "vào dịch truyền",
 )
 
 # Effects whose name asks for their management ("phù môi xử trí"): the symptom itself, kept

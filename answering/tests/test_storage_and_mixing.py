@@ -94,3 +94,33 @@ def test_a_container_part_used_asks_how_long_it_keeps(question: str, line: str) 
     result = answer_turn(question)
     assert result.frame.attribute == "do_on_dinh_va_bao_quan"
     assert delivery(result, line).before_collapsed
+
+
+@pytest.mark.parametrize(
+    ("question", "section", "line"),
+    [
+        # Into a fluid's bottle or bag, the drug's dose between ("pha … vào chai …").
+        (
+            "ĐD pha furosemid vào chai glucose 5% truyền được ko?",
+            "tuong_ky",
+            "không được trộn lẫn hoặc pha loãng trong dung dịch glucose",
+        ),
+        (
+            "Amphotericin B pha vào túi NaCl 0,9% để truyền dc ko",
+            "tuong_ky",
+            "Không pha thuốc bột đông khô với dung dịch tiêm dextrose 5%",
+        ),
+        # Made up ahead and kept for later.
+        (
+            "pha sẵn ceftriaxon từ sáng để đến chiều tiêm được không",
+            "do_on_dinh_va_bao_quan",
+            "Nên dùng dung dịch mới pha.",
+        ),
+    ],
+)
+def test_into_a_bottle_or_made_up_ahead_shows_the_answering_line(
+    question: str, section: str, line: str
+) -> None:
+    result = answer_turn(question)
+    assert result.frame.attribute == section
+    assert delivery(result, line).before_collapsed, line
