@@ -78,14 +78,19 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
             # định): the book names the pair, so it is never said not to.
             retrieved.reason = Reason.GROUNDED_EVIDENCE_AVAILABLE
     asked = retrieved.frame.population or ""
-    if (
-        retrieved.frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG
-        and asked in DOSE_POPULATIONS
+    clcr = retrieved.frame.clcr
+    # A creatinine clearance read is a renal patient, whoever else the patient is ("bn 76t,
+    # crcl 28"): the renal lines too.
+    terms = POPULATION_TERMS.get(asked, ()) if asked in DOSE_POPULATIONS else ()
+    if clcr is not None and asked != "suy_than":
+        terms += POPULATION_TERMS["suy_than"]
+    if terms and (
+        retrieved.frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG or retrieved.frame.asks_use
     ):
-        # "Cụ ông 85t … liều thế nào?": the elderly / renal / hepatic dose lines lead.
-        retrieved.floor += population_dose_floor(
-            drugs, POPULATION_TERMS[asked], retrieved.frame.clcr
-        )
+        # "Cụ ông 85t … liều thế nào?": the elderly / renal / hepatic dose lines lead; asked
+        # whether it may be given ("crcl 28, dùng fosamax dc ko"), the dose section's line
+        # for that patient is part of the answer ("Không khuyến cáo … Clcr < 35 ml/phút").
+        retrieved.floor += population_dose_floor(drugs, terms, clcr)
     if retrieved.frame.asks_use:
         # The situation as the book says it: the question, and the book's words for the
         # population it names ("thai phụ" → "thai kỳ", "mang thai").

@@ -44,3 +44,20 @@ def test_a_held_table_is_said_in_view_with_its_page() -> None:
     cited = [result.citations[i - 1] for _, indices in held[0].claims for i in indices]
     assert cited and all(c.quarantined for c in cited)
     assert "tr. " in held[0].claims[0][0]  # the printed pages to read
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # Asked whether it may be given, a clearance read: the dose section's renal line.
+        ("bn 70t crcl 30 dung allopurinol dc ko", "Phải giảm liều alopurinol theo độ thanh thải"),
+        # A dose asked with a clearance and no word of the kidney: the renal lines lead.
+        ("bn K di căn xương, CrCl 45, truyền acid zoledronic liều bn", "Clcr 40 - 49 ml/phút"),
+    ],
+)
+def test_a_clearance_read_shows_the_renal_dose_line_in_view(question: str, line: str) -> None:
+    from answering.delivery import delivery
+
+    result = answer_turn(question)
+    assert result.frame.clcr is not None
+    assert delivery(result, line).before_collapsed, line
