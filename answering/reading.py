@@ -229,7 +229,11 @@ def without_names(question: str, resolution: Resolution) -> str:
     return " ".join(t.group(0) for t, gone in zip(tokens, cut, strict=True) if not gone)
 
 
-_ANTIDOTE = re.compile(r"(?<![a-z0-9])thuoc giai(?: doc)?(?![a-z0-9])")
+# The antidote asked for: "thuốc giải (độc)", or the effect reversed ("hóa giải bằng gì",
+# "giải giãn cơ", "đối kháng tác dụng").
+_ANTIDOTE = re.compile(
+    r"(?<![a-z0-9])(?:thuoc giai(?: doc)?|hoa giai|giai gian co|doi khang tac dung)(?![a-z0-9])"
+)
 # Giving a drug, said right before its name ("truyền ifosfamid liều cao", "tiêm Actrapid").
 _GIVEN = ("truyen", "tiem", "uong", "dung", "nho", "boi")
 

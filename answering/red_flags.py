@@ -7,7 +7,10 @@ admin (`corpus.RedFlag`). A matched turn opens with a fixed line (self-harm has 
 its answer is the named drug's Quá liều và xử trí or ADR management, never its dose table.
 """
 
+import re
+
 from corpus.sections import SectionKey
+from corpus.text import fold
 from retrieval.catalog import catalog_version
 from retrieval.phrases import Table, compile_table, match_table
 
@@ -158,9 +161,19 @@ def _table() -> Table:
     return _cached[1]
 
 
+# Many tablets swallowed at once ("uống 20 viên amlodipin 5mg"): no dose is that many.
+MANY_TABLETS = 10
+_SWALLOWED = re.compile(
+    r"(?<![a-z0-9])(?:uong|nuot|an)(?: (?:het|mot luc|1 luc|ca))? (\d+) (?:vien|v)(?![a-z0-9/])"
+    r"(?! ?/)(?! (?:moi|1|mot) (?:lan|ngay))"
+)
+
+
 def red_flag(question: str) -> str | None:
     """The most serious kind of emergency the question describes, or None."""
     kinds = {m.key for m in match_table(question, _table())}
+    if any(int(m.group(1)) >= MANY_TABLETS for m in _SWALLOWED.finditer(fold(question))):
+        kinds.add(POISONING)
     return next((kind for kind in _PRIORITY if kind in kinds), None)
 
 

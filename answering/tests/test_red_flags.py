@@ -108,3 +108,28 @@ def test_an_overdose_shows_what_to_do_not_only_its_symptoms(question: str, line:
     result = answer_turn(question, provider=None)
     assert result.frame.attribute == "qua_lieu_va_xu_tri"
     assert delivery(result, line).before_collapsed
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("bé nuốt 12 viên sắt của mẹ", POISONING),
+        ("uong het 15 vien amitriptylin", POISONING),
+        # A dose is no count swallowed: per time, per day, a few.
+        ("amlodipin uống 2 viên/lần", None),
+        ("uong 10 vien moi ngay duoc ko", None),
+        ("uống 3 viên paracetamol 500", None),
+    ],
+)
+def test_many_tablets_swallowed_at_once_is_a_poisoning(question: str, kind: str | None) -> None:
+    assert red_flag(question) == kind
+
+
+def test_the_effect_reversed_asks_for_the_overdose_section() -> None:
+    # "Hóa giải bằng gì" / "giải giãn cơ": the antidote, printed in the drug's Quá liều.
+    for question in (
+        "BN còn giãn cơ do alcuronium sau mổ, hóa giải bằng gì?",
+        "het mo chua tu tho, giai gian co alcuronium bang gi",
+    ):
+        result = answer_turn(question, provider=None)
+        assert result.frame.attribute == "qua_lieu_va_xu_tri", question
