@@ -244,7 +244,8 @@ def ends_of(folded: str, name: str) -> Iterator[int]:
 
 # Yes/no questions ("… được không", "có … không"), with the ways wards type "không".
 _NOT = r"(?:khong|ko|k|hok|khg|kh|hong|hem)"
-YES_NO = re.compile(rf"(duoc {_NOT}\b|nen {_NOT}\b|co .* {_NOT}$|co .* {_NOT}\b)")
+# "… được chưa" (may it be given yet: "ngưng 5 tuần, uống rượu đc chưa?") asks as "được không".
+YES_NO = re.compile(rf"(duoc (?:{_NOT}|chua)\b|nen {_NOT}\b|co .* {_NOT}$|co .* {_NOT}\b)")
 
 _ABBREVIATION_KEYS = {fold(k).upper(): v for k, v in CLINICAL_ABBREVIATIONS.items()}
 # (the name tables' stamp, the merged table); rebuilt when the stamp changes.

@@ -93,4 +93,10 @@ LAY_TERMS: dict[str, str] = {
     # An ion by its symbol before "máu" ("Na máu 125"); never "K" alone (wards' "không").
     "na máu": "natri máu",
     "k máu": "kali máu",
+    # Alcohol as the ward says it (the shared corpus: "rượu" 76 times, "bia" once).
+    "uống bia": "uống rượu",
+    "rượu bia": "rượu",
+    "bia rượu": "rượu",
+    "nhậu": "uống rượu",
+    "đi nhậu": "uống rượu",
 }

@@ -68,6 +68,10 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "phụ nữ có thai",
         "đang mang thai",
         "pnct",
+        # A pregnancy planned is asked about as one ("ngưng acitretin 6 tháng, muốn có con").
+        "muốn có con",
+        "muốn sinh con",
+        "chuẩn bị có con",
         "pregnant",
         "pregnancy",
     ),
