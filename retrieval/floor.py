@@ -327,11 +327,16 @@ def ranked_indications(question: str) -> list[Evidence]:
     # is told, "tan huyết" before "hỗ trợ").
     best = max(share for (_, share), _ in scored)
     (rarest, _), first = max(scored, key=lambda item: item[0])
+    # One saying the question's rare words as specifically as the most specific one that is
+    # listed stays, however few of its common words it says ("Ngăn ngừa cháy nắng." beside a
+    # longer line saying "cháy nắng" with "bôi", "da", "chất").
+    anchored = any(sp >= rarest and share >= LISTED_SHARE * best for (sp, share), _ in scored)
     kept = sorted(
         (
             item
             for item in scored
-            if item[0][1] >= LISTED_SHARE * best
+            if (item[0][0] >= max(RARE_IDF, rarest) and anchored)
+            or item[0][1] >= LISTED_SHARE * best
             and (
                 item[0][0] >= LISTED_SHARE * rarest
                 or says_as_much(item[1].text, first.text, question, words_only=True)

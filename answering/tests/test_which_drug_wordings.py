@@ -162,3 +162,24 @@ def test_kem_folded_is_also_kem_weak_and_never_hides_the_thuoc_nao() -> None:
     )
     assert result.frame.turn_type == "condition_to_drug", result.frame
     assert "alpha_tocopherol" in result.frame.drugs
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Hoạt chất nào bôi da để phòng cháy nắng (loại dùng trong kem chống nắng)?",
+        "chat nao trong kem chong nang giup phong chay nang",
+    ],
+)
+def test_a_short_indication_saying_the_rare_words_is_listed_beside_a_longer_one(
+    question: str,
+) -> None:
+    # "Ngăn ngừa cháy nắng." says "cháy nắng" as specifically as acid boric's long line that
+    # also shares "bôi", "da", "chất": both are listed, never the long one alone.
+    assert "acid_para_aminobenzoic" in _listed_drugs(question)
+
+
+def _listed_drugs(question: str) -> tuple[str, ...]:
+    result = answer_turn(question)
+    assert result.frame.turn_type == "condition_to_drug", result.frame
+    return result.frame.drugs
