@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
 
 from corpus.text import words
-from retrieval import catalog_store, name_conflicts
+from retrieval import catalog_store, name_conflicts, slips
 from retrieval.name_forms import ABBREVIATIONS, head_forms, measured
 from retrieval.turn_cache import once_per_turn
 
@@ -202,6 +201,8 @@ class CatalogDrugResolver:
             near = self._near_exact(token)
             if near is not None and len(token) == 6 and named and not near <= named:
                 near = None
+            if near is None and len(token) == 5 and not self.mentioned_in_book(token):
+                near = self._isolated_slip(token)
             if near is not None:
                 for drug_id in sorted(near):
                     if drug_id not in drugs:
@@ -217,33 +218,13 @@ class CatalogDrugResolver:
         )
 
     def _near_exact(self, token: str) -> frozenset[str] | None:
-        """A one-letter slip of a loaded single-word name (`amoxixilin`), and nothing looser.
+        return slips.near_exact(token, self._keys, self._key_ids)
 
-        Two edits are too many: `aspirinol` is two letters from `aspirin` and
-        `paracetamolex` two from `paracetamol`, and both are made-up names.
-        """
-        if len(token) < 6:
-            return None
-        found = process.extract(
-            token, self._keys, scorer=Levenshtein.distance, score_cutoff=1, limit=10
-        )
-        drugs = {self._key_ids[position] for _, _, position in found}
-        # A slip one letter from two different drugs' names ("isulin": insulin, visulin) is
-        # no one's: it is offered back as "did you mean", never answered.
-        return next(iter(drugs)) if len(drugs) == 1 else None
+    def _isolated_slip(self, token: str) -> frozenset[str] | None:
+        return slips.isolated_slip(token, self._keys, self._key_ids)
 
     def _within_two_edits(self, token: str) -> tuple[tuple[str, str], ...]:
-        """(loaded name, drug id) of names two letters from the token (`aspirinol`), nearest first."""
-        if len(token) < 6:
-            return ()
-        found = process.extract(
-            token, self._keys, scorer=Levenshtein.distance, score_cutoff=2, limit=3
-        )
-        pairs: dict[str, str] = {}
-        for name, _, position in sorted(found, key=lambda f: (f[1], f[0])):
-            for drug_id in sorted(self._key_ids[position]):
-                pairs.setdefault(drug_id, name)
-        return tuple((name, drug_id) for drug_id, name in pairs.items())[:3]
+        return slips.within_two_edits(token, self._keys, self._key_ids)
 
     def _suggest(self, text: str, k: int = 5, min_score: float = 0.55) -> list[tuple[str, float]]:
         """Fuzzy candidates for the tokens of a question that look like names."""

@@ -85,3 +85,23 @@ def test_a_retired_drug_is_answered_for_no_more_and_its_rows_stay() -> None:
     result = answer_turn("Liều warfarin cho người lớn?", provider=None)
     assert all(c.drug_id != "warfarin" for c in result.citations)
     assert Chunk.objects.filter(section__drug__drug_id="warfarin").exists()
+
+
+@pytest.mark.parametrize(
+    ("question", "drugs"),
+    [
+        # A five-letter slip one letter from one drug's names and two from every other's.
+        ("bé 5t nổi mề đay, zrtec liều sao", ("cetirizin_hydroclorid",)),
+        ("truyen zmeta cho bn K di can xuong", ("acid_zoledronic",)),
+        # Two letters from another drug's name ("Ganusa") or one from two ("Adalat" beside
+        # "Aldalaf" at two): offered back, never read.
+        ("tiem lanus truoc an", ()),
+        ("uong adala 10mg", ()),
+        # Words the book prints are never a slip.
+        ("nguoi benh uong thuoc", ()),
+    ],
+)
+def test_a_five_letter_slip_is_read_only_when_no_other_name_is_near(
+    question: str, drugs: tuple[str, ...]
+) -> None:
+    assert get_resolver().resolve_detail(question).drugs == drugs
