@@ -18,8 +18,8 @@ from corpus.sections import (
 )
 from retrieval.bands import ADULT_MONTHS, band_for, child_bands, youngest_first
 from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, unique_evidence
-from retrieval.floor import ranked_indications, says_as_much, says_specifically
 from retrieval.frame import QueryFrame, TurnType
+from retrieval.indication_list import ranked_indications, says_as_much, says_specifically
 from retrieval.pairs import interaction_evidence, patient_safety
 from retrieval.queries import (
     drug_overview,
