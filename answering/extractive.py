@@ -28,10 +28,11 @@ from answering.results import (
 )
 from answering.shapes import shape_of
 from corpus.sections import SECTION_TITLES, SectionKey
-from corpus.text import as_typed
+from corpus.text import as_typed, words
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason
-from retrieval.frame import TurnType
+from retrieval.frame import QueryFrame, TurnType
+from retrieval.phrases import population_matches
 from retrieval.retrieve import Retrieved
 from retrieval.searches import LONG_CONDITION
 
@@ -198,7 +199,14 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
         lines.insert(0 if not frame.asks_use else len(lines), absent)
     # The situation as the user typed it, for the notices of what was not found.
     typed = frame.situation or as_typed(frame.standalone_query or "", frame.condition or "")
-    if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and frame.condition:
+    # Words the user never typed (a population's book word put for "chạy thận nhân tạo") are
+    # never quoted, and never said to be absent.
+    said = set(words(typed)) <= set(words(frame.standalone_query or ""))
+    if not said:
+        # Put for the patient's population: the population as the user typed it ("suy thận",
+        # "chạy thận nhân tạo"), whose book and ward words were all looked for.
+        typed, said = _population_as_typed(frame) or (typed, False)
+    if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and frame.condition and said:
         # Not found is never "none" or "safe" (answer rule 10): say what was and was not found.
         absent = (
             f"Dược thư không nêu «{typed}» trong chuyên luận "
@@ -219,10 +227,12 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
             ),
         )
         lines.insert(0, absent)
-    if retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED and frame.condition:
+    unsaid = retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and not said
+    if (retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED or unsaid) and frame.condition:
         # The book says some of the situation's words, not the phrase: never "không nêu".
         # Quoted only as the user typed a situation: a vignette's leftover words are no phrase.
-        asked = f"«{typed}»" if len(typed.split()) <= LONG_CONDITION else "tình trạng được hỏi"
+        short = said and len(typed.split()) <= LONG_CONDITION
+        asked = f"«{typed}»" if short else "tình trạng được hỏi"
         missed = (
             f"Không tìm thấy câu nào nêu đúng {asked}; các đoạn dưới đây có những từ đó, cùng "
             "Chống chỉ định — đối chiếu trước khi dùng."
@@ -274,3 +284,11 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
         near_misses=retrieved.near_misses,
         extractive=True,
     )
+
+
+def _population_as_typed(frame: QueryFrame) -> tuple[str, bool] | None:
+    query = frame.standalone_query or ""
+    for match in population_matches(query):
+        if match.key == frame.population:
+            return as_typed(query, match.phrase), True
+    return None

@@ -24,7 +24,12 @@ from retrieval.queries import find_condition_in_sections, own_names
 from retrieval.ranked import ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, sub_phrases
 from retrieval.searches import Search, search_for
-from retrieval.situations import POPULATION_TERMS, trimester_terms, with_synonyms
+from retrieval.situations import (
+    POPULATION_PHRASES,
+    POPULATION_TERMS,
+    trimester_terms,
+    with_synonyms,
+)
 
 __all__ = ["SITUATION_SECTIONS", "Retrieved", "retrieve_for_frame", "sub_phrases"]
 
@@ -50,9 +55,13 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         told = retrieved.frame.situation or retrieved.frame.condition  # as typed: "trứng" ≠ "trung"
         # Nor is it if any section prints the phrase or one of the book's others for it
         # ("đau đầu" asked, abacavir's book says "nhức đầu"), whichever words are generic.
+        # The patient's population in the book's words too ("chạy thận nhân tạo" is read as a
+        # renal patient, and capsaicin's Chỉ định says "do thẩm tách máu").
+        asked_for = retrieved.frame.population or ""
+        told_as = POPULATION_TERMS.get(asked_for, ()) + POPULATION_PHRASES.get(asked_for, ())
         near = named_anywhere(drugs[0], told, names) or [
             e
-            for p in with_synonyms(told)
+            for p in [*with_synonyms(told), *told_as]
             for e in find_condition_in_sections(drugs[0], p, list(SectionKey))
         ]
         if near:

@@ -286,3 +286,22 @@ def test_a_drug_no_indication_names_as_a_poison_has_no_antidote() -> None:
 
     assert antidotes_for("acetylcystein") == ()
     assert antidotes_for("paracetamol") == ("acetylcystein",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "bn chạy thận nhân tạo ngứa nhiều, bôi Gel Capsaic đc ko?",
+        "BN chay than nhan tao, ngua toan than, dung capsaicin boi duoc ko",
+    ],
+)
+def test_a_population_in_ward_words_is_looked_for_in_the_books_words_and_never_quoted(
+    question: str,
+) -> None:
+    # The renal patient read from "chạy thận nhân tạo" / "lọc máu" is searched by the book's
+    # and the ward's phrases ("do thẩm tách máu" in capsaicin's Chỉ định): no absence claim,
+    # and no notice quoting a word the user never typed ("«clcr»").
+    result = answer_turn(question)
+    assert "không nêu" not in result.answer_text
+    assert "«clcr»" not in result.answer_text
+    assert delivery(result, "do thẩm tách máu").delivered
