@@ -98,10 +98,30 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
 
 
 def _content_words(frame: QueryFrame, *, drop_populations: bool = False) -> list[str]:
-    """The question's own words that are not the drug, the section phrase or filler."""
+    """The question's own words that are not the drug, the section phrase or filler; of a
+    dose question, only its sentences that name the drug or ask (a sentence of labs or
+    history told around it moves no dose paragraph: "Xét nghiệm công thức máu … bình
+    thường.")."""
     names = tuple(d.replace("_", " ") for d in frame.drugs)
-    kept = condition_words(frame.standalone_query or "", names, drop_populations=drop_populations)
+    query = frame.standalone_query or ""
+    if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG:
+        query = _own_sentences(query)
+    kept = condition_words(query, names, drop_populations=drop_populations)
     return [w for w in kept.split() if len(w) > 1]
+
+
+_SENTENCE = re.compile(r"[^.?!]+[.?!]*")
+
+
+def _own_sentences(query: str) -> str:
+    """The sentences that name a drug or end in a question mark; the whole query when there
+    is one sentence, or none of them does."""
+    told = [s for s in _SENTENCE.findall(query) if s.strip()]
+    if len(told) < 2:
+        return query
+    resolver = get_resolver()
+    own = [s for s in told if s.rstrip().endswith("?") or resolver.resolve_detail(s).spans]
+    return "".join(own) if own else query
 
 
 def _content_score(item: Evidence, content: Sequence[str]) -> int:

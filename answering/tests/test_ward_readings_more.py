@@ -111,3 +111,26 @@ def test_drops_or_puffs_counted_ask_the_dose() -> None:
     shown = result.blocks[:first_folded]
     assert any("Trẻ em từ 6 tuổi đến 12 tuổi" in t for b in shown for t, _ in b.claims)
     assert any(b.section_key == "chong_chi_dinh" for b in shown)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Liều vancomycin cho người lớn bao nhiêu?", "Liều metronidazol uống cho người lớn?"],
+)
+def test_a_sentence_of_labs_or_vitals_told_before_a_dose_question_moves_nothing(
+    question: str,
+) -> None:
+    def in_view(asked: str) -> list[str]:
+        shown = []
+        for block in answer_turn(asked).blocks:
+            if block.collapsed:
+                break
+            shown.append(block.claims[0][0])
+        return shown
+
+    plain = in_view(question)
+    for told in (
+        "Xét nghiệm công thức máu và điện giải đồ trong giới hạn bình thường.",
+        "Mạch 78 lần/phút, huyết áp 120/80 mmHg, tỉnh táo.",
+    ):
+        assert in_view(f"{told} {question}") == plain, told
