@@ -9,6 +9,7 @@ The frame is read, never changed: what retrieval decided comes back as `Retrieve
 from dataclasses import replace
 
 from corpus.sections import PATIENT_SECTIONS, SITUATION_SECTIONS, SectionKey
+from corpus.text import folded_phrase
 from retrieval.antidotes import antidotes_for
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason, unique_evidence
@@ -27,6 +28,7 @@ from retrieval.searches import Search, search_for
 from retrieval.situations import (
     POPULATION_PHRASES,
     POPULATION_TERMS,
+    condition_phrases,
     trimester_terms,
     with_synonyms,
 )
@@ -105,6 +107,9 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # population it names ("thai phụ" → "thai kỳ", "mang thai").
         terms = POPULATION_TERMS.get(retrieved.frame.population or "", ())
         terms += trimester_terms(retrieved.frame.pregnancy_weeks)
+        # The book's other phrases for what the question says (`CONDITION_SYNONYMS`: "cứng đơ
+        # kiểu Parkinson" is its "hội chứng ngoại tháp").
+        terms += tuple(condition_phrases(folded_phrase(question)))
         situation = situation_of(" ".join([question, *terms]), names)
         population = retrieved.frame.population
         extra = [PATIENT_SECTIONS[p] for p in [population] if p in PATIENT_SECTIONS]

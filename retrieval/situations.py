@@ -199,6 +199,15 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("đau đầu", "nhức đầu"),
     # A loan word the book spells both ways (mometason: "polip mũi"; aciclovir: "polyp").
     ("polip mũi", "polyp mũi"),  # the book prints both, about 38 monographs each
+    # Drug-induced parkinsonism as the ward describes it (amantadin: "Hội chứng ngoại tháp do
+    # các thuốc an thần kinh").
+    (
+        "hội chứng ngoại tháp",
+        "triệu chứng ngoại tháp",
+        "cứng đơ kiểu parkinson",
+        "run cứng kiểu parkinson",
+        "parkinson do thuốc",
+    ),
     # Refraction and cycloplegia as eye clinics say them (the book: "liệt cơ thể mi để đo
     # khúc xạ").
     ("đo khúc xạ", "đo kính", "cắt kính", "đo độ mắt"),

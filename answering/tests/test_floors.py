@@ -305,3 +305,18 @@ def test_a_population_in_ward_words_is_looked_for_in_the_books_words_and_never_q
     assert "không nêu" not in result.answer_text
     assert "«clcr»" not in result.answer_text
     assert delivery(result, "do thẩm tách máu").delivered
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "BN tâm thần phân liệt dùng haloperidol bị run, cứng đơ kiểu Parkinson. Amantadin có dùng "
+        "cho trường hợp này ko?",
+        "bn uong thuoc an than bi run cung kieu parkinson, cho amantadin duoc ko",
+    ],
+)
+def test_may_it_be_given_finds_the_indication_by_the_books_other_phrase(question: str) -> None:
+    # "cứng đơ kiểu Parkinson" is the book's "hội chứng ngoại tháp" (CONDITION_SYNONYMS): the
+    # indication line saying it is in view under the contraindications.
+    result = answer_turn(question)
+    assert delivery(result, "Hội chứng ngoại tháp do các thuốc an thần kinh.").before_collapsed
