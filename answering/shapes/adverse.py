@@ -15,6 +15,7 @@ from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
 from corpus.text import fold, folded_phrase, prints_phrase
+from retrieval.catalog import get_resolver
 from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import compile_table, match_table, section_matches
@@ -49,10 +50,13 @@ def recognise(reading: Reading) -> list[Candidate]:
     # Another drug named ("muốn chuyển sang clonidin …, có cần ngừng chẹn beta trước?") makes
     # it a switch, not a symptom.
     # A name no monograph answers for, asked as the remedy ("cho thêm antacid để đỡ"), is
-    # no switch.
+    # no switch; nor is a word the book prints as no drug's name ("kháng histamin").
     asked = (
         reading.section is None
-        and (not reading.unknown or bool(match_table(reading.question, _EASED)))
+        and (
+            all(get_resolver().mentioned_in_book(u) for u in reading.unknown)
+            or bool(match_table(reading.question, _EASED))
+        )
         and _told_since_a_drug(reading.question)
         and _asks(reading)
     )

@@ -208,3 +208,13 @@ def test_what_to_do_asked_with_the_adr_word_shows_the_management(question: str, 
     result = answer_turn(question)
     assert result.frame.attribute == "huong_dan_cach_xu_tri_adr"
     assert delivery(result, line).before_collapsed, line
+
+
+def test_a_class_word_the_book_prints_asked_as_the_remedy_keeps_the_adverse_reading() -> None:
+    # "kháng histamin" is no monograph's name but a word the book prints: the question stays a
+    # symptom since the drug, answered by the ADR management.
+    result = answer_turn(
+        "bn dang dung amoxicilin bi noi may day, co can ngung ko hay uong them khang histamin"
+    )
+    assert result.frame.shape == "adverse"
+    assert delivery(result, "Mày đay, các dạng ban khác").before_collapsed
