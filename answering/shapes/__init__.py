@@ -9,8 +9,9 @@ The priors (higher reads first), from the order in which the cues decide:
 scope 100 (not for a human), emergency re-reads the chosen frame, which-drug 87–90 and 75,
 scope 80/70/65 (greeting, out of the book, no drug the book has), indication 60,
 mixing 56 (a fluid or a second drug in one bag, syringe or line), interaction 55/45,
-overview 50/35, dose 40, section 34 (free form), monitoring 33, adverse 32 (a
-patient's symptom since the drug), situation 25–30,
+overview 50/35, dose 40, section 34 (free form), monitoring 33, pregnancy found 33 (a
+pregnancy told now, "xử trí" asked of the drug), adverse 32 (a patient's symptom since the
+drug), situation 25–30,
 effect 26, section 0 (the section asked for, every drug question's floor).
 """
 
@@ -25,6 +26,7 @@ from answering.shapes import (
     mixing,
     monitoring,
     overview,
+    pregnancy_found,
     scope,
     section,
     situation,
@@ -42,6 +44,7 @@ REGISTRY: tuple[Shape, ...] = (
     overview.SHAPE,
     dose.SHAPE,
     monitoring.SHAPE,
+    pregnancy_found.SHAPE,
     adverse.SHAPE,
     situation.SHAPE,
     effect.SHAPE,
