@@ -12,7 +12,7 @@ child's fever) does not earn the indication's weight; one naming the question's 
 import re
 from collections.abc import Sequence
 
-from answering.reading import condition_words
+from answering.reading import SENTENCE, condition_words
 from corpus.sections import SectionKey
 from corpus.text import SEARCH_FILLER, prints_phrase, words
 from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands
@@ -110,13 +110,10 @@ def _content_words(frame: QueryFrame, *, drop_populations: bool = False) -> list
     return [w for w in kept.split() if len(w) > 1]
 
 
-_SENTENCE = re.compile(r"[^.?!]+[.?!]*")
-
-
 def _own_sentences(query: str) -> str:
     """The sentences that name a drug or end in a question mark; the whole query when there
     is one sentence, or none of them does."""
-    told = [s for s in _SENTENCE.findall(query) if s.strip()]
+    told = [s for s in SENTENCE.findall(query) if s.strip()]
     if len(told) < 2:
         return query
     resolver = get_resolver()

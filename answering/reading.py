@@ -137,7 +137,7 @@ def as_relation(
     return replace(frame, turn_type=turn_type, relation=relation, condition=condition, **changes)
 
 
-_SENTENCE = re.compile(r"[^.?!]+[.?!]*")
+SENTENCE = re.compile(r"[^.?!]+[.?!]*")
 
 
 def _asks(folded: str) -> bool:
@@ -149,7 +149,7 @@ def asking_sentences(question: str) -> str:
     says no informative word of its own ("BN nữ khí hư nhiều, soi tươi thấy Trichomonas.
     Thuốc nào trị?", "… Trong Dược thư có thuốc nào thay thế?");
     the other sentences are the case told around it. The whole question when none asks."""
-    told = [s for s in _SENTENCE.findall(question) if s.strip()]
+    told = [s for s in SENTENCE.findall(question) if s.strip()]
     asking = [n for n, s in enumerate(told) if _asks(folded_phrase(s))]
     # With a question mark typed, only a sentence ending in one asks ("người đang dùng bất cứ
     # thuốc chống đông máu nào. Cho Lifenac được không?" tells a case, then asks of a drug).

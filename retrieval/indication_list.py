@@ -2,7 +2,7 @@
 ranked retrieval is the floor; issue 18: only what says the condition is listed)."""
 
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase, prints_phrase
+from corpus.text import prints_phrase
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
 from retrieval.ranked import (
@@ -12,7 +12,7 @@ from retrieval.ranked import (
     situation_of,
     specificity,
 )
-from retrieval.situations import condition_phrases
+from retrieval.situations import with_book_phrases
 from retrieval.specific import said_specifically
 
 # Paragraphs of Chỉ định the plain ranked search offers for a "which drug" question whose
@@ -54,7 +54,7 @@ def ranked_indications(question: str) -> list[Evidence]:
     paragraph each: a which-drug question never abstains while they say it."""
     # The book's other phrases for what the question says ("đo kính": "đo khúc xạ";
     # `CONDITION_SYNONYMS`) are looked for beside its own words.
-    question = " ".join([question, *condition_phrases(folded_phrase(question))])
+    question = with_book_phrases(question)
     situation = situation_of(question)
     # A long story's common words fill BM25's best few: three times as many are read for the
     # rare words ("S. haematobium" beside "đái ra máu … nước tiểu"), the best few kept.

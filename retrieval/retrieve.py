@@ -9,7 +9,6 @@ The frame is read, never changed: what retrieval decided comes back as `Retrieve
 from dataclasses import replace
 
 from corpus.sections import PATIENT_SECTIONS, SITUATION_SECTIONS, SectionKey
-from corpus.text import folded_phrase
 from retrieval.antidotes import antidotes_for
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason, unique_evidence
@@ -28,8 +27,8 @@ from retrieval.searches import Search, search_for
 from retrieval.situations import (
     POPULATION_PHRASES,
     POPULATION_TERMS,
-    condition_phrases,
     trimester_terms,
+    with_book_phrases,
     with_synonyms,
 )
 
@@ -50,6 +49,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         return retrieved
     names = [name for d in drugs for name in own_names(d)] + list(_typed_names(question))
     retrieved.situation = situation_of(question, names)
+    asked = retrieved.frame.population or ""  # the patient's population, for the floors
     retrieved.ranked = ranked_evidence(question, drugs, k=2)
     if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and retrieved.frame.condition:
         # The phrase search missed; the book is silent only if no paragraph says any of the
@@ -59,8 +59,7 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # ("đau đầu" asked, abacavir's book says "nhức đầu"), whichever words are generic.
         # The patient's population in the book's words too ("chạy thận nhân tạo" is read as a
         # renal patient, and capsaicin's Chỉ định says "do thẩm tách máu").
-        asked_for = retrieved.frame.population or ""
-        told_as = POPULATION_TERMS.get(asked_for, ()) + POPULATION_PHRASES.get(asked_for, ())
+        told_as = POPULATION_TERMS.get(asked, ()) + POPULATION_PHRASES.get(asked, ())
         near = named_anywhere(drugs[0], told, names) or [
             e
             for p in [*with_synonyms(told), *told_as]
@@ -88,7 +87,6 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
             # Named outside Tương tác thuốc ("không được phối hợp với aspirin" in Chống chỉ
             # định): the book names the pair, so it is never said not to.
             retrieved.reason = Reason.GROUNDED_EVIDENCE_AVAILABLE
-    asked = retrieved.frame.population or ""
     clcr = retrieved.frame.clcr
     # A creatinine clearance read is a renal patient, whoever else the patient is ("bn 76t,
     # crcl 28"): the renal lines too.
@@ -107,10 +105,9 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # population it names ("thai phụ" → "thai kỳ", "mang thai").
         terms = POPULATION_TERMS.get(retrieved.frame.population or "", ())
         terms += trimester_terms(retrieved.frame.pregnancy_weeks)
-        # The book's other phrases for what the question says (`CONDITION_SYNONYMS`: "cứng đơ
-        # kiểu Parkinson" is its "hội chứng ngoại tháp").
-        terms += tuple(condition_phrases(folded_phrase(question)))
-        situation = situation_of(" ".join([question, *terms]), names)
+        # With the book's other phrases for what the question says (`CONDITION_SYNONYMS`:
+        # "cứng đơ kiểu Parkinson" is its "hội chứng ngoại tháp").
+        situation = situation_of(" ".join([with_book_phrases(question), *terms]), names)
         population = retrieved.frame.population
         extra = [PATIENT_SECTIONS[p] for p in [population] if p in PATIENT_SECTIONS]
         retrieved.floor = safety_floor(drugs, situation, extra) + retrieved.floor

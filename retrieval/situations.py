@@ -252,6 +252,12 @@ def with_synonyms(condition: str) -> list[str]:
     return [folded, *condition_synonyms(folded)] if folded else []
 
 
+def with_book_phrases(text: str) -> str:
+    """The text followed by the book's other phrases of every synonym group it says ("cứng
+    đơ kiểu Parkinson" … "hội chứng ngoại tháp"), for searches by words."""
+    return " ".join([text, *condition_phrases(folded_phrase(text))])
+
+
 def condition_phrases(folded: str) -> list[str]:
     """The book's phrases of every synonym group a phrase of the folded text belongs to."""
     padded = f" {folded} "

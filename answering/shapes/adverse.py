@@ -93,7 +93,13 @@ def recognise(reading: Reading) -> list[Candidate]:
 def _told_since_a_drug(question: str) -> bool:
     """Whether the question tells a story since a drug was given: after it, or how long it
     has been taken ("dùng Ziagen được 2 tuần thì sốt")."""
-    return follows_a_drug(question) or bool(_ELAPSED.search(f" {fold(question)} "))
+    return follows_a_drug(question) or tells_elapsed(question)
+
+
+def tells_elapsed(question: str) -> bool:
+    """Whether the question tells how long since the drug, or what followed taking it
+    ("được 2 tuần thì sốt", "uống amoxicilin bị nổi mẩn"): a symptom's story."""
+    return bool(_ELAPSED.search(f" {fold(question)} "))
 
 
 def _asks(reading: Reading) -> bool:

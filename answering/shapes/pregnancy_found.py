@@ -4,18 +4,16 @@ the drug's Thời kỳ mang thai (cho con bú) answers, not the ADR management t
 names. A symptom told since the drug ("uống amoxicilin bị nổi mẩn, xử trí sao") stays the
 adverse shape's."""
 
-import re
 from dataclasses import replace
 
 from answering.leads import lead_sentences
 from answering.reading import Reading
+from answering.shapes.adverse import tells_elapsed
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import PATIENT_SECTIONS, SectionKey
-from corpus.text import fold
 from retrieval.frame import TurnType
 from retrieval.phrases import section_matches
 from retrieval.searches import section
-from retrieval.ward_asks import ELAPSED
 
 NAME = "pregnancy_found"
 # Above the adverse shape (32), below monitoring (33 is its; equal priors keep registry order).
@@ -24,7 +22,6 @@ PRIOR = 33
 _BARE = frozenset(
     ("xu tri", "xu tri the nao", "xu tri sao", "xu tri nhu the nao", "xu ly", "xu ly the nao")
 )
-_ELAPSED = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ELAPSED) + r")(?![a-z0-9])")
 
 
 def recognise(reading: Reading) -> list[Candidate]:
@@ -38,7 +35,7 @@ def recognise(reading: Reading) -> list[Candidate]:
     ]
     if not managing or any(m.phrase not in _BARE for m in managing):
         return []
-    if _ELAPSED.search(f" {fold(reading.question)} "):
+    if tells_elapsed(reading.question):
         return []  # a symptom since the drug: its management
     frame = replace(
         reading.frame,
