@@ -152,13 +152,16 @@ def chunks_as(chunk_ids: Iterable[int], route: str) -> list[tuple[int, Evidence]
 
 def informative_words(text: str, exclude: Iterable[str] = ()) -> dict[str, float]:
     """The text's folded syllables that say something (idf ≥ INFORMATIVE_IDF), with their
-    idf; `exclude` drops words (the drug names, which every paragraph of the drug says)."""
+    idf; `exclude` drops words (the drug names, which every paragraph of the drug says).
+    A word that starts with a digit is one of the question's numbers, however it is typed
+    ("4t", "16kg", "90phut": read by the quantity reader, never printed so by the book);
+    "b12", "hba1c" are words."""
     index = get_index()
     dropped = {w for name in exclude for w in words(name)}
     return {
         w: index.idf(w)
         for w in dict.fromkeys(words(text))
-        if w not in dropped and not w.isdigit() and index.idf(w) >= INFORMATIVE_IDF
+        if w not in dropped and not w[0].isdigit() and index.idf(w) >= INFORMATIVE_IDF
     }
 
 
@@ -212,7 +215,7 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
         f"{a}_{b}"
         for a, b in zip(folded, folded[1:], strict=False)
         if (a in weights or b in weights)
-        and not (a.isdigit() or b.isdigit())
+        and not (a[0].isdigit() or b[0].isdigit())
         and index.idf(f"{a}_{b}") >= RARE_PAIR_IDF
     }
     spoken = frozenset(f"{a}_{b}" for a, b in zip(folded, folded[1:], strict=False))

@@ -12,7 +12,7 @@ from answering.turn import answer_turn
 from corpus.models import Chunk
 from corpus.text import fold
 from retrieval.floor import book_lines
-from retrieval.ranked import RARE_IDF, names_situation, situation_of, specificity
+from retrieval.ranked import RARE_IDF, coverage, names_situation, situation_of, specificity
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +146,21 @@ def test_a_situation_is_said_by_a_rare_word_or_pair_not_by_a_shared_word() -> No
     assert not names_situation("Người bệnh có tiền sử dị ứng với penicilin.", situation)
     typed = situation_of("mụn trứng cá")
     assert not names_situation("thần kinh trung ương", typed)  # "trứng" is not "trung"
+
+
+def test_the_patients_numbers_are_not_situation_words_but_b12_and_hba1c_are() -> None:
+    # "4t", "16kg", "90phut" are read by the quantity reader and never printed so by the book:
+    # counted, they halved the share of the question a paragraph naming the disease says.
+    child = situation_of("be 4t 16kg thuy dau ngay 1, acyclovir uong lieu bn", ["acyclovir"])
+    assert not any(w[0].isdigit() for w in child.weights)
+    assert not any(
+        p.split("_")[0][0].isdigit() or p.split("_")[1][0].isdigit() for p in child.pairs
+    )
+    assert "thuy_dau" in child.pairs
+    labs = situation_of("dùng metformin lâu có cần kiểm tra vitamin B12, HbA1c không")
+    assert {"b12", "hba1c"} <= set(labs.weights)
+    # The disease's dose paragraph now says most of what the question tells.
+    assert coverage("Thủy đậu: Trên 2 tuổi: 20 mg/kg, tối đa 800 mg/lần", child) >= 0.3
 
 
 def test_a_pair_said_across_a_commoner_compound_says_nothing_by_itself() -> None:
