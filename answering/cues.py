@@ -147,6 +147,23 @@ CUES: dict[str, tuple[str, ...]] = {
         "sau tiem",
         "sau khi tiem",
     ),
+    # A medicine the patient tried, failed on or reacted to ("đã uống metronidazol 5 ngày
+    # không đỡ", "từng phản ứng cả với furosemid"): asked for another, it is the patient's.
+    "tried_before": (
+        "da uong",
+        "da dung",
+        "da tiem",
+        "da truyen",
+        "tung dung",
+        "tung uong",
+        "tung tiem",
+        "di ung voi",
+        "di ung nang voi",
+        "phan ung voi",
+        "phan ung ca voi",
+        "khong dap ung voi",
+        "khong dap ung",
+    ),
     "continue": ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao"),
     # What the patient has or had: a section word after it names a condition, not a section
     # ("tiền sử phù mạch, dùng X được không?" asks about a contraindication).
@@ -205,6 +222,8 @@ DRUG_KINDS = (
     "bisphosphonat",
     "statin",
     "nsaid",
+    "loi tieu",  # "lợi tiểu quai nào không có gốc sulfonamid"
+    "lua chon",  # "còn lựa chọn đường uống nào khác"
     "gel",  # never "kem": folded, it is also "kém" ("kém hấp thu mỡ, thuốc nào …")
 )
 # "khi nào", "lúc nào", "thế nào", "là gì" end no drug's name ("… khi nào uống lại").

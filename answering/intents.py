@@ -47,10 +47,13 @@ def without_cue(condition: str, cue: str) -> str:
     return " ".join(w for w in condition.split() if w not in cue_words)
 
 
-def current_medicines(folded: str, spans: Sequence[tuple[str, str]]) -> tuple[str, ...]:
-    """Drugs named after "đang dùng/đang uống" (the patient's medicines, not the question's)."""
+def current_medicines(
+    folded: str, spans: Sequence[tuple[str, str]], cue: str = "currently_taking"
+) -> tuple[str, ...]:
+    """Drugs named after "đang dùng/đang uống" (the patient's medicines, not the question's);
+    with `cue="tried_before"`, after "đã uống", "từng phản ứng với" (the ones tried)."""
     found: list[str] = []
-    for end in ends_of(folded, "currently_taking"):
+    for end in ends_of(folded, cue):
         tail = folded[end : end + 80]
         for phrase, drug_id in spans:
             if (

@@ -4,7 +4,7 @@ looked for in every monograph's Chỉ định (Tác dụng không mong muốn, C
 from dataclasses import replace
 
 from answering.cues import asks_for_a_drug
-from answering.intents import without_cue
+from answering.intents import current_medicines, without_cue
 from answering.leads import lead_sentences
 from answering.reading import (
     Reading,
@@ -39,7 +39,10 @@ def recognise(reading: Reading) -> list[Candidate]:
     asking = folded_phrase(asking_sentences(question))
     asks = reading.says("which_drug_strict") or asks_for_a_drug(asking)
     found = []
-    if drugs and set(drugs) <= set(reading.current) and asks:
+    # "… đã uống metronidazol 5 ngày không đỡ. Còn lựa chọn đường uống nào khác?": a drug
+    # tried or reacted to is the patient's too, and another is asked for.
+    tried = current_medicines(reading.folded, reading.resolution.spans, cue="tried_before")
+    if drugs and set(drugs) <= {*reading.current, *tried} and asks:
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
         # medicines, the question is which drug treats the condition.
         condition = condition_words(question, reading.names, drop_populations=True)

@@ -183,3 +183,26 @@ def _listed_drugs(question: str) -> tuple[str, ...]:
     result = answer_turn(question)
     assert result.frame.turn_type == "condition_to_drug", result.frame
     return result.frame.drugs
+
+
+@pytest.mark.parametrize(
+    ("question", "listed"),
+    [
+        ("BN từng dị ứng với furosemid, cần lợi tiểu quai nào thay thế?", "ACID ETHACRYNIC"),
+        (
+            "bn da uong metronidazol ko dap ung, tieu chay do C. difficile, con thuoc uong nao khac?",
+            "VANCOMYCIN",
+        ),
+        (
+            "BN động kinh cục bộ đã dùng carbamazepin không đáp ứng, còn thuốc nào khác?",
+            "PHENYTOIN",
+        ),
+        ("Bé sốt cao đã uống paracetamol không hạ, còn thuốc hạ sốt nào khác?", "IBUPROFEN"),
+    ],
+)
+def test_a_drug_tried_or_reacted_to_is_the_patients_and_another_is_listed(
+    question: str, listed: str
+) -> None:
+    # "đã uống X không đỡ", "từng dị ứng với X", then "còn … nào khác": the named drug is what
+    # the patient had, the question asks for another from the book's indications.
+    assert any(text.startswith(listed) for text in _listed(question))
