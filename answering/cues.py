@@ -71,6 +71,9 @@ CUES: dict[str, tuple[str, ...]] = {
         "nhung",
         "cac",
         "loai",
+        # "thuốc uống nào là lựa chọn điều trị": the story tells the condition. (Each cue's
+        # words go one by one: "trường hợp này" would take "trường" out of "trưởng thành".)
+        "lua chon",
     ),
     "what_for": (
         "dung de tri benh gi",

@@ -169,13 +169,13 @@ def asking_sentences(question: str) -> str:
 def condition_to_drug(
     frame: QueryFrame, question: str, taken: tuple[str, ...] = ()
 ) -> QueryFrame | None:
-    """ "Thuốc nào trị …": the condition as the indication looked for, from the sentence that
-    asks, or None; the medicines the patient takes (`taken`) are no part of it."""
-    asked = asking_sentences(question)
-    condition = without_cue(condition_words(asked, taken, drop_populations=True), "asking")
-    if not condition:
-        return None
-    return as_relation(frame, "indication", condition, unknown_drugs=())
+    """ "Thuốc nào trị …": the indication looked for, or None; the medicines taken are no part."""
+    # From the sentence that asks, else the story ("thuốc giải nào cho tình trạng này").
+    for told in dict.fromkeys((asking_sentences(question), question)):
+        condition = without_cue(condition_words(told, taken, drop_populations=True), "asking")
+        if condition:
+            break
+    return as_relation(frame, "indication", condition, unknown_drugs=()) if condition else None
 
 
 @dataclass(frozen=True)

@@ -206,3 +206,21 @@ def test_a_drug_tried_or_reacted_to_is_the_patients_and_another_is_listed(
     # "đã uống X không đỡ", "từng dị ứng với X", then "còn … nào khác": the named drug is what
     # the patient had, the question asks for another from the book's indications.
     assert any(text.startswith(listed) for text in _listed(question))
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("BN nữ 30t nấm candida âm đạo tái phát. Thuốc uống nào là lựa chọn?", "FLUCONAZOL"),
+        ("bn gut man, acid uric mau 600, thuoc nao la lua chon dieu tri lau dai?", "ALOPURINOL"),
+        (
+            "bé 5 tuổi bị giun đũa, xét nghiệm phân có trứng giun. Thuốc nào là lựa chọn?",
+            "ALBENDAZOL",
+        ),
+    ],
+)
+def test_an_ask_that_points_back_at_the_story_takes_the_condition_from_the_story(
+    question: str, first: str
+) -> None:
+    # "là lựa chọn": the asking sentence names nothing; the story does.
+    assert _listed(question)[0].startswith(first)
