@@ -164,7 +164,6 @@ CUES: dict[str, tuple[str, ...]] = {
         "di ung nang voi",
         "phan ung voi",
         "phan ung ca voi",
-        "khong dap ung voi",
         "khong dap ung",
     ),
     "continue": ("con", "the con", "vay con", "con neu", "neu", "thi sao", "the nao"),

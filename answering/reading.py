@@ -170,7 +170,7 @@ def condition_to_drug(
     frame: QueryFrame, question: str, taken: tuple[str, ...] = ()
 ) -> QueryFrame | None:
     """ "Thuốc nào trị …": the indication looked for, or None; the medicines taken are no part."""
-    # From the sentence that asks, else the story ("thuốc giải nào cho tình trạng này").
+    # From the sentence that asks, else the story ("thuốc uống nào là lựa chọn điều trị?").
     for told in dict.fromkeys((asking_sentences(question), question)):
         condition = without_cue(condition_words(told, taken, drop_populations=True), "asking")
         if condition:

@@ -150,6 +150,11 @@ def chunks_as(chunk_ids: Iterable[int], route: str) -> list[tuple[int, Evidence]
     return [(index.part_of[row], replace(index.evidence[row], route=route)) for row in rows]
 
 
+def said_as_number(word: str) -> bool:
+    """A folded word that starts with a digit: one of the question's numbers as typed."""
+    return word[:1].isdigit()
+
+
 def informative_words(text: str, exclude: Iterable[str] = ()) -> dict[str, float]:
     """The text's folded syllables that say something (idf ≥ INFORMATIVE_IDF), with their
     idf; `exclude` drops words (the drug names, which every paragraph of the drug says).
@@ -161,7 +166,7 @@ def informative_words(text: str, exclude: Iterable[str] = ()) -> dict[str, float
     return {
         w: index.idf(w)
         for w in dict.fromkeys(words(text))
-        if w not in dropped and not w[0].isdigit() and index.idf(w) >= INFORMATIVE_IDF
+        if w not in dropped and not said_as_number(w) and index.idf(w) >= INFORMATIVE_IDF
     }
 
 
@@ -215,7 +220,7 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
         f"{a}_{b}"
         for a, b in zip(folded, folded[1:], strict=False)
         if (a in weights or b in weights)
-        and not (a[0].isdigit() or b[0].isdigit())
+        and not (said_as_number(a) or said_as_number(b))
         and index.idf(f"{a}_{b}") >= RARE_PAIR_IDF
     }
     spoken = frozenset(f"{a}_{b}" for a, b in zip(folded, folded[1:], strict=False))
