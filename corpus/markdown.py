@@ -288,6 +288,14 @@ def _looks_like_label(text: str) -> bool:
     return len(text) <= 120 and ";" not in text and not text.rstrip().endswith(".")
 
 
+def _is_heading(block: _Block) -> bool:
+    """A short paragraph ending in a colon: the indication or route the next one is for."""
+    text = block.text.strip()
+    return (
+        block.kind == ChunkKind.PROSE and len(text) <= 120 and bool(re.search(r":\*{0,2}$", text))
+    )
+
+
 def _chunk(blocks: list[_Block]) -> list[ParsedChunk]:
     """Group paragraphs into chunks: tables and formulas alone, prose up to the bound."""
     chunks: list[ParsedChunk] = []
@@ -323,10 +331,14 @@ def _chunk(blocks: list[_Block]) -> list[ParsedChunk]:
             )
             continue
         size = sum(len(b.text) + 2 for b in pending)
-        if pending and (
-            block.label != pending[0].label or size + len(block.text) > MAX_PROSE_CHARS
-        ):
+        if pending and block.label != pending[0].label:
             emit_pending()
+        elif pending and size + len(block.text) > MAX_PROSE_CHARS:
+            # A heading ("Loạn năng thất trái không triệu chứng:") heads the paragraph after
+            # it: cut before the heading, never between it and the dose it names.
+            heading = [pending.pop()] if len(pending) > 1 and _is_heading(pending[-1]) else []
+            emit_pending()
+            pending.extend(heading)
         pending.append(block)
     emit_pending()
     return chunks
