@@ -3,8 +3,9 @@
 Placed before the first collapsed block, so they are read without a click: the
 contraindication lines that say the situation first (ahead of any lead from another
 section: a line of the dose or ADR paragraphs never stands in front of a contraindication
-naming the same situation), the rest of the floor after the lead, then the best-ranked
-paragraph when it says the question's words better than the view.
+naming the same situation), the rest of the floor after the lead, then the paragraphs
+ranked best, in the asked section and in the drug, when they say the question's words and
+the view does not show them.
 """
 
 from collections.abc import Sequence
@@ -90,9 +91,7 @@ def place_floors(
         for b in blocks
         if not (b.collapsed and len(b.claims) == 1 and set(b.claims[0][1]) <= shown_whole)
     ]
-    ranked = _ranked_block(retrieved, by_chunk, seen)
-    if ranked is not None:
-        after.append(ranked)
+    after += _ranked_blocks(retrieved, by_chunk, seen)
     start = _after_notices(blocks)
     blocks[start:start] = front
     at = first_collapsed(blocks)
@@ -108,10 +107,21 @@ def _after_notices(blocks: Sequence[AnswerBlock]) -> int:
     return n
 
 
-def _ranked_block(
+def _ranked_blocks(
     retrieved: Retrieved, by_chunk: dict[int, Citation], seen: str
-) -> AnswerBlock | None:
+) -> list[AnswerBlock]:
+    """The asked section's best-ranked paragraph when it says the situation (a rare word or
+    pair of the question's: the dose for the indication named, "COPD đợt cấp … mấy ngày"),
+    then the best-ranked paragraph of the drug when it says the question's words better than
+    the view; neither when the view shows it."""
     situation = retrieved.situation
+    blocks = []
+    asked = retrieved.frame.attribute
+    best = next((e for e in retrieved.ranked if e.section_key == asked), None)
+    c = by_chunk.get(best.chunk_id) if best is not None else None
+    if best is not None and c is not None and c.text not in seen:
+        if names_situation(best.text, situation):
+            blocks.append(_ranked(c))
     # The phrase search missed but the monograph says the situation's words: the paragraph
     # saying them is what a pharmacist reads next, in place of a "not named".
     missed = retrieved.reason == Reason.CONDITION_NOT_FOUND_AS_TYPED
@@ -119,7 +129,7 @@ def _ranked_block(
     phrases = with_synonyms(retrieved.frame.condition or "") if missed else []
     for e in retrieved.ranked:
         c = by_chunk.get(e.chunk_id)
-        if c is None or c.text in seen:
+        if c is None or c.text in seen or any(c.text == b.claims[0][0] for b in blocks):
             continue
         covered = coverage(e.text, situation)
         better = (
@@ -128,12 +138,16 @@ def _ranked_block(
             and names_situation(e.text, situation)
         )
         if (missed and (covered > 0 or prints_phrase(e.text, phrases))) or better:
-            return AnswerBlock(
-                f"{c.drug_name} · {c.section_title} · đoạn có các từ của câu hỏi",
-                kind_of(c.section_key),
-                c.section_key,
-                c.drug_id,
-                [(c.text, [c.index])],
-            )
+            blocks.append(_ranked(c))
         break
-    return None
+    return blocks
+
+
+def _ranked(c: Citation) -> AnswerBlock:
+    return AnswerBlock(
+        f"{c.drug_name} · {c.section_title} · đoạn có các từ của câu hỏi",
+        kind_of(c.section_key),
+        c.section_key,
+        c.drug_id,
+        [(c.text, [c.index])],
+    )

@@ -70,7 +70,7 @@ def _alt(words: Iterable[str]) -> str:
 
 
 # Words between a lab's name and its value ("INR hôm nay 1,3", "glucose đói 3.8").
-_LAB_QUALIFIERS = "hom nay|sang nay|sang|toi|doi|luc doi|tang len|tang|giam con|giam|len|con|mau|hien tai|gan nhat|khoang|do duoc"
+_LAB_QUALIFIERS = "hom nay|sang nay|sang|toi|doi|luc doi|tang len|tang|giam con|giam|len|con|chi con|mau|hien tai|gan nhat|khoang|xap xi|do duoc|luc vao|khi vao|luc nhap vien|tinh ra|tinh duoc|uoc tinh|uoc"
 _TRIMESTER_AFTER = re.compile(r"\s*(?:dau|giua|cuoi)(?![a-z])")
 _WEIGHT_CHANGE = re.compile(r"(?<![a-z])(?:sut|giam|tang|len|xuong|mat)\s*$")  # "sụt 5 ký": a loss
 # fmt: off

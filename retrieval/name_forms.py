@@ -29,6 +29,15 @@ ABBREVIATIONS: dict[str, str] = {
     "carba": "carbamazepin",
     "ampho": "amphotericin_b",
     "ampho b": "amphotericin_b",
+    # The recombinant tissue plasminogen activator as stroke units write it (the book: "t-PA").
+    "rtpa": "alteplase",
+    "rt pa": "alteplase",
+    "tpa": "alteplase",
+    "t pa": "alteplase",
+    "txa": "acid_tranexamic",
+    "vpa": "acid_valproic",
+    "eaca": "acid_aminocaproic",
+    "furo": "furosemid",
     # A combination by its parts as wards join them ("amox-clavulanat", "amoxi/clav").
     "amox clavulanat": "amoxicilin_va_kali_clavulanat",
     "amoxi clavulanat": "amoxicilin_va_kali_clavulanat",

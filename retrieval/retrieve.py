@@ -18,6 +18,7 @@ from retrieval.floor import (
     pair_floor,
     population_dose_floor,
     safety_floor,
+    says_any,
 )
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import find_condition_in_sections, own_names
@@ -25,6 +26,8 @@ from retrieval.ranked import ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, sub_phrases
 from retrieval.searches import Search, search_for
 from retrieval.situations import (
+    DIALYSIS_TERMS,
+    DIALYSIS_WORDS,
     POPULATION_PHRASES,
     POPULATION_TERMS,
     trimester_terms,
@@ -51,6 +54,13 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
     retrieved.situation = situation_of(question, names)
     asked = retrieved.frame.population or ""  # the patient's population, for the floors
     retrieved.ranked = ranked_evidence(question, drugs, k=2)
+    if retrieved.frame.attribute:
+        # And the asked section's best paragraph: the dose for the indication the question
+        # names ("COPD đợt cấp … uống mấy ngày") ranks first among the dose paragraphs.
+        asked_section = [retrieved.frame.attribute]
+        retrieved.ranked = unique_evidence(
+            retrieved.ranked + ranked_evidence(question, drugs, asked_section, k=1)
+        )
     if retrieved.reason == Reason.CONDITION_NOT_NAMED_IN_BOOK and retrieved.frame.condition:
         # The phrase search missed; the book is silent only if no paragraph says any of the
         # situation's informative words ("bia rượu" → "không uống rượu" in Tương tác).
@@ -93,6 +103,8 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
     terms = POPULATION_TERMS.get(asked, ()) if asked in DOSE_POPULATIONS else ()
     if clcr is not None and asked != "suy_than":
         terms += POPULATION_TERMS["suy_than"]
+    if says_any(question, DIALYSIS_WORDS):
+        terms += DIALYSIS_TERMS  # "lọc máu 3 buổi/tuần": the book's "Thẩm phân máu: …" lines
     if terms and (
         retrieved.frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG or retrieved.frame.asks_use
     ):

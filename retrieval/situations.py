@@ -119,6 +119,11 @@ ROUTE_PHRASES: dict[str, tuple[str, ...]] = {
     "boi_ngoai_da": ("bôi", "dùng ngoài"),
 }
 
+# Dialysis as the ward says it, and as the book prints its dose lines ("Thẩm phân máu: Liều
+# 2,5 - 5 mg/kg … sau khi thẩm phân", "Người bệnh thẩm tách:"): a renal patient's lines for it.
+DIALYSIS_WORDS = ("lọc máu", "chạy thận", "lọc thận", "thận nhân tạo", "thẩm phân", "thẩm tách")
+DIALYSIS_TERMS = ("thẩm phân", "thẩm tách", "lọc máu", "chạy thận nhân tạo")
+
 # The book's own words for a population's situation, searched after the question's words when
 # those name nothing ("bệnh nhân suy thận dùng X được không" finds "ClCr" or "suy thận").
 POPULATION_TERMS: dict[str, tuple[str, ...]] = {
@@ -185,6 +190,11 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
         "co giật kéo dài",
         "cơn co giật kéo dài",
         "co giật không cắt",
+        "co giật toàn thân liên tục",
+        "co giật toàn thân kéo dài",
+        "co giật không dứt",
+        "co giật chưa dứt",
+        "co giật liên tiếp",
     ),
     ("viêm phổi cộng đồng", "viêm phổi mắc phải tại cộng đồng"),
     ("tăng sản lợi", "phì đại lợi", "phì đại nướu", "tăng sinh lợi", "quá sản lợi"),

@@ -115,3 +115,18 @@ def test_the_frame_keeps_each_reading_with_the_words_it_came_from(question: str)
 )
 def test_a_fluids_strength_in_percent_is_not_the_patients_lab(question: str, labs: dict) -> None:
     assert {key: value for key, value, _ in read_quantities(question).labs} == labs
+
+
+@pytest.mark.parametrize(
+    ("question", "labs"),
+    [
+        ("bn 70t, CrCl tinh ra 38 ml/ph, levofloxacin chinh lieu", {"clcr": "38"}),
+        ("eGFR ước tính 42, dùng metformin được không", {"egfr": "42"}),
+        ("Clcr chỉ còn 22 ml/phút, gentamicin giãn khoảng cách thế nào", {"clcr": "22"}),
+        ("creatinin xấp xỉ 210 µmol/l, vancomycin liều", {"creatinin": "210"}),
+        ("clcr uoc 55, allopurinol toi da bao nhieu", {"clcr": "55"}),
+    ],
+)
+def test_a_lab_is_read_past_the_words_of_how_it_was_got(question: str, labs: dict) -> None:
+    """ "tính ra", "ước tính", "chỉ còn", "xấp xỉ" between a lab's name and its value."""
+    assert {key: value for key, value, _ in read_quantities(question).labs} == labs

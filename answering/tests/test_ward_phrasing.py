@@ -28,6 +28,10 @@ pytestmark = pytest.mark.django_db
         ("ampi tiêm tĩnh mạch liều bao nhiêu", "ampicilin"),
         ("salbu xịt mấy nhát", "salbutamol_dung_trong_ho_hap"),
         ("truyền ampho B bao lâu", "amphotericin_b"),
+        ("đột quỵ giờ thứ 2 có tiêu sợi huyết rtPA được không", "alteplase"),
+        ("liều rt-PA cho nhồi máu não", "alteplase"),
+        ("TXA truyền trước mổ bao nhiêu", "acid_tranexamic"),
+        ("VPA uống cho trẻ động kinh", "acid_valproic"),
     ],
 )
 def test_brand_bases_short_forms_and_salts_name_the_loaded_drug(question: str, drug: str) -> None:
