@@ -34,6 +34,7 @@ from retrieval.ranked import (
     names_situation,
     ranked_evidence,
     situation_of,
+    specificity,
 )
 from retrieval.specific import said_specifically
 
@@ -48,6 +49,21 @@ CAUTION_LINES = 2
 # informative words, and this much more than the view does.
 RANKED_COVERAGE = 0.3
 RANKED_MARGIN = 0.15
+# A contraindication the book prints among the doses ("Chống chỉ định trong trường hợp viêm
+# tai giữa thủng nhĩ", "Cũng không dùng các chế phẩm này cho những người bệnh bị đái tháo
+# đường"): a dose line that forbids, and says the situation, joins the floor.
+FORBIDS = (
+    "chống chỉ định",
+    "không dùng",
+    "không được dùng",
+    "không nên dùng",
+    "tránh dùng",
+    "không được tiêm",
+    "không được bôi",
+    "không bôi",
+    "không nhỏ",
+)
+DOSE_FORBIDDING_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -106,6 +122,16 @@ def safety_floor(
                 left -= len(naming)
             if left <= 0:
                 break
+        forbidding = [
+            (e, line)
+            for e in find_by_section(drug_id, SectionKey.LIEU_LUONG_VA_CACH_DUNG)
+            for line in _lines_naming(e, situation)
+            if says_any(line, FORBIDS)
+        ]
+        forbidding.sort(key=lambda found: -specificity(found[1], situation))
+        floor += [
+            FloorLine(e, (line,), False, True) for e, line in forbidding[:DOSE_FORBIDDING_LINES]
+        ]
         floor += _indication_lines(drug_id, situation)
     return floor
 

@@ -197,6 +197,8 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
         "co giật liên tiếp",
     ),
     ("viêm phổi cộng đồng", "viêm phổi mắc phải tại cộng đồng"),
+    # Heavy drinking as the ward tells it (the book: "nghiện rượu", "nhiễm độc rượu").
+    ("nghiện rượu", "nghiện bia rượu", "uống rượu nhiều", "uống nhiều rượu", "uống rượu"),
     ("tăng sản lợi", "phì đại lợi", "phì đại nướu", "tăng sinh lợi", "quá sản lợi"),
     # Angioedema as the ward sees it (the book: "phù mạch … phù mặt, mắt, môi, lưỡi").
     ("phù mạch", "sưng môi", "sưng lưỡi", "sưng mặt", "phù môi", "phù lưỡi", "sưng phù mặt"),

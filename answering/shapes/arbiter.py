@@ -15,6 +15,7 @@ given" question are in view under every reading.
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from answering.cues import book_words
 from answering.extractive import extractive_answer
 from answering.floors import view_text
 from answering.shapes import section as section_shape
@@ -69,6 +70,9 @@ def _trial(retrieved: Retrieved) -> Trial:
 
 def choose(frame: QueryFrame, question: str) -> Retrieved:
     """The evidence of the reading that answers best, the cue phrases' reading first."""
+    # Searched in the book's words, as the frame was read: "ĐTĐ" is the "đái tháo đường" a
+    # contraindication line prints, "COPD" its "bệnh phổi tắc nghẽn mạn tính".
+    question = book_words(question)
     shape = shape_of(frame)
     first = retrieve_for_frame(frame, question, shape.search if shape else None)
     if not _contested(frame, first):
