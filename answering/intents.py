@@ -41,10 +41,28 @@ def inside_a_condition(question: str, section: str | None) -> bool:
     return section in NOT_A_PATIENTS_SECTIONS and _cued_match(question, section) is not None
 
 
+# Words that point back at the story ("thuốc giải nào cho tình trạng này?"): no condition of
+# their own. Removed as whole phrases: "trường" alone is also "trưởng thành".
+POINTING_BACK = tuple(
+    f"{head} {this}"
+    for head in ("tinh trang", "truong hop", "tinh huong", "benh", "ca", "benh nhan", "bn")
+    for this in ("nay", "tren", "do", "nhu vay")
+)
+
+
+# How a drug is given, as the ask names it ("thuốc bôi nào", "loại tiêm nào").
+ROUTE_WORDS = frozenset("uong tiem truyen boi xit nho dan ngam hit dat khi dung loai dang".split())
+
+
 def without_cue(condition: str, cue: str) -> str:
-    """The condition without the words of the cue that asked for it ("gây" of "thuốc nào gây")."""
+    """The condition without the words of the cue that asked for it ("gây" of "thuốc nào gây")
+    and without the words pointing back at the story ("tình trạng này")."""
+    for phrase in POINTING_BACK:
+        condition = re.sub(rf"(?<![a-z0-9]){phrase}(?![a-z0-9])", " ", condition)
     cue_words = {w for phrase in CUES[cue] for w in phrase.split()}
-    return " ".join(w for w in condition.split() if w not in cue_words)
+    left = [w for w in condition.split() if w not in cue_words]
+    # "thuốc bôi nào cho tình trạng này": a route left alone is no condition either.
+    return "" if set(left) <= ROUTE_WORDS else " ".join(left)
 
 
 def current_medicines(

@@ -217,6 +217,23 @@ def test_a_drug_tried_or_reacted_to_is_the_patients_and_another_is_listed(
             "bé 5 tuổi bị giun đũa, xét nghiệm phân có trứng giun. Thuốc nào là lựa chọn?",
             "ALBENDAZOL",
         ),
+        # "tình trạng này", "trường hợp này", "bệnh này" point back at the story; a route
+        # ("thuốc bôi nào") left alone is no condition either.
+        (
+            "BN nam 40t sốt, đau hạ sườn phải, siêu âm ổ áp xe gan, huyết thanh amip dương tính. "
+            "Thuốc nào điều trị trường hợp này?",
+            "METRONIDAZOL",
+        ),
+        (
+            "Cụ bà 70t sau zona 3 tháng vẫn đau rát dai dẳng vùng ngực. Trong sách có thuốc bôi "
+            "nào cho tình trạng này không?",
+            "CAPSAICIN",
+        ),
+        (
+            "Bé 3t sốt cao 5 ngày, môi đỏ, mắt đỏ, bong da đầu ngón, chẩn đoán Kawasaki. Thuốc "
+            "nào dùng cho bệnh này?",
+            "ACID ACETYLSALICYLIC",
+        ),
     ],
 )
 def test_an_ask_that_points_back_at_the_story_takes_the_condition_from_the_story(
