@@ -18,13 +18,24 @@ MONITOR_SECTIONS = (
 )
 # The book's words for a monitoring step (folded, word-bounded).
 MONITOR_WORDS = ("theo doi", "kiem tra", "xet nghiem", "giam sat", "danh gia", "dinh ky")
+# And, when the question asks for the peak or trough, the levels a measured drug is kept
+# within ("nồng độ đáy (trước liều sau) phải dưới 2 microgam/ml", "Cần tránh nồng độ đỉnh …").
+LEVEL_WORDS = ("nong do dinh", "nong do day")
+LEVELS_ASKED = ("nong do dinh", "nong do day", "dinh va day", "dinh day", "day phai", "dinh phai")
 # Paragraphs telling a step kept ahead of the section.
 MONITOR_PARAGRAPHS = 4
 
 
-def tells_a_step(text: str) -> bool:
+def tells_a_step(text: str, levels: bool = False) -> bool:
     padded = f" {folded_phrase(text)} "
-    return any(f" {w} " in padded for w in MONITOR_WORDS)
+    words = MONITOR_WORDS + LEVEL_WORDS if levels else MONITOR_WORDS
+    return any(f" {w} " in padded for w in words)
+
+
+def asks_levels(question: str) -> bool:
+    """ "nồng độ đỉnh và đáy", "đáy phải dưới bao nhiêu": the question asks for the levels."""
+    padded = f" {folded_phrase(question.replace('/', ' '))} "
+    return any(f" {w} " in padded for w in LEVELS_ASKED)
 
 
 def what_is_monitored(frame: QueryFrame) -> Situation:
@@ -32,19 +43,21 @@ def what_is_monitored(frame: QueryFrame) -> Situation:
     return situation_of(frame.condition or "", exclude=[d.replace("_", " ") for d in frame.drugs])
 
 
-def monitoring_paragraphs(drug_id: str, said: Situation) -> list[Evidence]:
+def monitoring_paragraphs(drug_id: str, said: Situation, levels: bool = False) -> list[Evidence]:
     """The paragraphs telling a monitoring step, those saying more of the question first, then
     in the sections' order (the cautions first) and the book's."""
     found = [
         (-coverage(e.text, said), n, k, e)
         for n, key in enumerate(MONITOR_SECTIONS)
         for k, e in enumerate(section_evidence(drug_id, key))
-        if tells_a_step(e.text)
+        if tells_a_step(e.text, levels)
     ]
     return [e for *_, e in sorted(found, key=lambda f: f[:3])][:MONITOR_PARAGRAPHS]
 
 
 def monitoring(frame: QueryFrame, question: str) -> Retrieved:
     asked = section(frame, question)
-    named = monitoring_paragraphs(frame.drugs[0], what_is_monitored(frame)) if frame.drugs else []
+    levels = asks_levels(question)
+    said = what_is_monitored(frame)
+    named = monitoring_paragraphs(frame.drugs[0], said, levels) if frame.drugs else []
     return ahead_of(asked, named)

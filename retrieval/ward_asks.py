@@ -145,6 +145,12 @@ MONITORING: tuple[str, ...] = (
     "bao lâu xét nghiệm",
     "xét nghiệm định kỳ",
     "xét nghiệm những gì",
+    # The levels of a measured drug ("nồng độ đỉnh và đáy", "đáy phải dưới bao nhiêu").
+    "nồng độ đỉnh",
+    "nồng độ đáy",
+    "đỉnh và đáy",
+    "đỉnh/đáy",
+    "đỉnh đáy",
 )
 
 # A container opened or a solution made up: "dùng trong bao lâu" then asks how long it may

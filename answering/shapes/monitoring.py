@@ -12,7 +12,13 @@ from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.text import folded_phrase
 from retrieval.frame import QueryFrame, TurnType
-from retrieval.monitoring import MONITOR_SECTIONS, monitoring, tells_a_step, what_is_monitored
+from retrieval.monitoring import (
+    MONITOR_SECTIONS,
+    asks_levels,
+    monitoring,
+    tells_a_step,
+    what_is_monitored,
+)
 from retrieval.phrases import section_matches
 from retrieval.ranked import coverage
 from retrieval.ward_asks import MONITORING
@@ -46,13 +52,14 @@ def lead(
     frame: QueryFrame, citations: Sequence[Citation], in_focus: Sequence[Citation] = ()
 ) -> list[tuple[str, Citation]]:
     said = what_is_monitored(frame)
+    levels = asks_levels(frame.standalone_query or "")
     order: dict[str, int] = {key: n for n, key in enumerate(MONITOR_SECTIONS)}
     scored: list[tuple[tuple[float, bool, int, int], int, str, Citation]] = []
     for c in citations:
         if c.section_key not in order or c.quarantined or c.text.lstrip().startswith("|"):
             continue
         for n, u in enumerate(units(c.text)):
-            if tells_a_step(u.bare):
+            if tells_a_step(u.bare, levels):
                 rank = (-coverage(u.bare, said), not _must(u.bare), order[c.section_key], n)
                 scored.append((rank, len(scored), u.text, c))
     scored.sort(key=lambda s: s[:2])
