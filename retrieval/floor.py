@@ -64,6 +64,26 @@ FORBIDS = (
     "không nhỏ",
 )
 DOSE_FORBIDDING_LINES = 2
+# A dose given by mistake or too much, however the question is asked ("bơm nhầm 3 ống morphin
+# … cho về phòng được chưa", "pha nhầm insulin gấp 10 lần … theo dõi gì").
+MISTAKE_WORDS = (
+    "tiêm nhầm",
+    "uống nhầm",
+    "nuốt nhầm",
+    "pha nhầm",
+    "bơm nhầm",
+    "truyền nhầm",
+    "nhỏ nhầm",
+    "uống cả vỉ",
+    "uống hết vỉ",
+    "uống cả lọ",
+    "uống hết lọ",
+    "uống một lúc",
+    "quá liều",
+    "ngộ độc",
+    "quá tay",
+)
+OVERDOSE_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -207,6 +227,21 @@ def pair_floor(
 
 # Where an antidote's monograph says how it is given for the poison ("Truyền NAC …").
 COMPANION_SECTIONS = (SectionKey.LIEU_LUONG_VA_CACH_DUNG, SectionKey.CHI_DINH)
+
+
+def overdose_floor(drug_id: str, situation: Situation) -> list[FloorLine]:
+    """A dose given by mistake, asked of another section: the overdose section's opening
+    lines, and its lines saying the situation ("theo dõi … sau liều naloxon cuối cùng")."""
+    paragraphs = find_by_section(drug_id, SectionKey.QUA_LIEU_VA_XU_TRI)
+    if not paragraphs:
+        return []
+    opening = book_lines(paragraphs[0].text)[:OVERDOSE_LINES]
+    floor = [FloorLine(paragraphs[0], tuple(opening), False, True)]
+    naming = [
+        (e, line) for e in paragraphs for line in _lines_naming(e, situation) if line not in opening
+    ]
+    naming.sort(key=lambda found: -specificity(found[1], situation))
+    return floor + [FloorLine(e, (line,), False, True) for e, line in naming[:OVERDOSE_LINES]]
 
 
 def companion_floor(companions: Sequence[str], subjects: Sequence[str]) -> list[FloorLine]:

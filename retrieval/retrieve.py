@@ -13,8 +13,10 @@ from retrieval.antidotes import antidotes_for
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Outcome, Reason, unique_evidence
 from retrieval.floor import (
+    MISTAKE_WORDS,
     companion_floor,
     named_anywhere,
+    overdose_floor,
     pair_floor,
     population_dose_floor,
     safety_floor,
@@ -88,6 +90,11 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         retrieved.frame = replace(retrieved.frame, companions=antidotes_for(drugs[0]))
     if retrieved.frame.companions:
         retrieved.floor += companion_floor(retrieved.frame.companions, drugs)
+    overdose_asked = retrieved.frame.attribute == SectionKey.QUA_LIEU_VA_XU_TRI
+    if len(drugs) == 1 and not overdose_asked and says_any(question, MISTAKE_WORDS):
+        # "bơm nhầm 3 ống morphin … cho về phòng được chưa": the overdose section is in view
+        # whichever section the ask reads as.
+        retrieved.floor += overdose_floor(drugs[0], retrieved.situation)
     unloaded = tuple(dict.fromkeys(retrieved.frame.not_loaded + retrieved.frame.unknown_drugs))
     if len(drugs) >= 2 or unloaded:
         pairs = pair_floor(drugs, unloaded, indications=retrieved.frame.shape != "which_drug")

@@ -48,3 +48,23 @@ def test_a_levels_question_sees_the_books_levels(question: str, key: str) -> Non
 )
 def test_a_dose_given_by_mistake_is_asked_of_the_overdose_section(question: str) -> None:
     assert understand(question).attribute == SectionKey.QUA_LIEU_VA_XU_TRI
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Read as a monitoring and a mixing question: the overdose lines are in view too.
+        "bơm nhầm 3 ống furosemid cho cụ, giờ cần theo dõi gì?",
+        "ĐD pha nhầm insulin gấp 10 lần vào dịch truyền, BN vã mồ hôi, dùng glucose bao nhiêu?",
+    ],
+)
+def test_a_mistake_asked_of_another_section_keeps_the_overdose_lines_in_view(question: str) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute != SectionKey.QUA_LIEU_VA_XU_TRI
+    in_view = [
+        b
+        for b in result.blocks[
+            : next((n for n, b in enumerate(result.blocks) if b.collapsed), None)
+        ]
+    ]
+    assert any(b.section_key == SectionKey.QUA_LIEU_VA_XU_TRI for b in in_view)
