@@ -172,7 +172,13 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
     for n, block in enumerate(safety_blocks(retrieved, citations)):
         blocks.insert(at + n, block)
         lines += [text + "".join(f" [{i}]" for i in cited) for text, cited in block.claims]
-    if retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK:
+    # Asked whether it may be given, a contraindication naming the patient's situation in
+    # view is the answer: that the pair is not named under it would read as reassurance.
+    forbidden = frame.asks_use and any(
+        line.names_situation and line.evidence.section_key == SectionKey.CHONG_CHI_DINH
+        for line in retrieved.floor
+    )
+    if retrieved.reason == Reason.INTERACTION_NOT_NAMED_IN_BOOK and not forbidden:
         display = get_resolver().display
         names = " và ".join(display.get(d, d) for d in frame.drugs)
         absent = (

@@ -66,3 +66,34 @@ def test_a_dose_line_that_only_shares_the_words_is_not() -> None:
 )
 def test_the_forbidding_line_is_in_view(question: str, key: str) -> None:
     assert delivery(answer_turn(question, provider=None), key).before_collapsed
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        (
+            "BN động kinh đang uống carbamazepin, viêm bàng quang, kê acid nalidixic được không?",
+            "động kinh",
+        ),
+        (
+            "BN rung nhĩ đang uống digoxin, nay tiền sử huyết khối tắc mạch, cho acid tranexamic "
+            "được không?",
+            "huyết khối",
+        ),
+    ],
+)
+def test_a_contraindication_naming_the_patient_is_not_followed_by_a_not_named_notice(
+    question: str, key: str
+) -> None:
+    """The pair is not named in Tương tác thuốc, but the second drug's contraindication names
+    the patient's disease: that is the answer, and no "không nêu" reads as reassurance."""
+    result = answer_turn(question, provider=None)
+    assert delivery(result, key).before_collapsed
+    assert "không nêu" not in result.answer_text
+
+
+def test_the_not_named_notice_stays_when_no_contraindication_names_the_patient() -> None:
+    result = answer_turn(
+        "BN đang uống digoxin, cho thêm acid tranexamic được không?", provider=None
+    )
+    assert "không nêu đích danh tương tác" in result.answer_text
