@@ -26,6 +26,7 @@ from corpus.text import CASE_FILLER, KEPT_TOGETHER, fold, folded_phrase, is_fill
 from retrieval.bands import ADULT_MONTHS
 from retrieval.catalog import Resolution, get_resolver
 from retrieval.frame import PatientContext, QueryFrame, TurnType
+from retrieval.labs import lab_value, matched_labs
 from retrieval.phrases import (
     population_matches,
     populations,
@@ -306,10 +307,8 @@ def read(question: str, claimed_scope: str = "human") -> Reading:
         quantities=tuple(quantities.understood()),
         quantity_words=tuple(quantities.sources()),
         pregnancy_weeks=quantities.pregnancy_weeks.value if quantities.pregnancy_weeks else None,
-        clcr=next(
-            (float(value.replace(",", ".")) for key, value, _ in quantities.labs if key == "clcr"),
-            None,
-        ),
+        clcr=lab_value(quantities.labs, "clcr"),
+        labs=matched_labs(quantities.labs),
         route=found_routes[0] if found_routes else None,
         subject_scope=resolve_subject_scope(question, claimed_scope),
         not_loaded=resolution.not_loaded,

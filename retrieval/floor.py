@@ -21,6 +21,7 @@ from corpus.text import folded_phrase
 from retrieval.bands import clcr_holds
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence
+from retrieval.labs import lines_for_labs
 from retrieval.pairs import names_printed_for, unloaded_names
 from retrieval.queries import (
     _chunks,
@@ -301,6 +302,39 @@ def population_dose_floor(
                     floor.append(
                         FloorLine(e, tuple(lines[:2]), False, True, e.section_key, tuple(terms))
                     )
+    return floor
+
+
+# Where a lab value's line is looked for when the asked section prints none: where a
+# pharmacist reads what to do at that value.
+LAB_SECTIONS = (
+    SectionKey.QUA_LIEU_VA_XU_TRI,
+    SectionKey.LIEU_LUONG_VA_CACH_DUNG,
+    SectionKey.CHONG_CHI_DINH,
+    SectionKey.THAN_TRONG,
+    SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+)
+LAB_LINES = 2
+
+
+def lab_floor(
+    drug_ids: Sequence[str], labs: Sequence[tuple[str, float]], asked: str | None
+) -> list[FloorLine]:
+    """For each drug, the lines whose printed range holds the question's lab value ("Nếu INR
+    > 5 nhưng < 9 …" for INR 9), the asked section's first; they lead there."""
+    floor: list[FloorLine] = []
+    for drug_id in drug_ids:
+        order = [asked] if asked else []
+        order += [key for key in LAB_SECTIONS if key != asked]
+        for key in order:
+            found = [
+                FloorLine(e, (line,), False, True, key, first=key == asked)
+                for e in find_by_section(drug_id, key)
+                for line in lines_for_labs(book_lines(e.text), labs, LAB_LINES)
+            ]
+            if found:
+                floor += found[:LAB_LINES]
+                break
     return floor
 
 

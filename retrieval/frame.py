@@ -84,6 +84,8 @@ class QueryFrame:
     quantity_words: tuple[str, ...] = ()  # the words each was read from, as typed (not stored)
     pregnancy_weeks: float | None = None
     clcr: float | None = None  # ml/phút, as read from the question ("Clcr 30 ml/ph")
+    # The other lab values read ("INR 9", "kali 6,2"), for the book's line of that range.
+    labs: tuple[tuple[str, float], ...] = ()
     # Drugs the question names that another one's section answers for (the antidote of a
     # poisoning): not the subject, but their lines naming it are shown, never dropped.
     companions: tuple[str, ...] = ()

@@ -15,6 +15,7 @@ from retrieval.evidence import Outcome, Reason, unique_evidence
 from retrieval.floor import (
     MISTAKE_WORDS,
     companion_floor,
+    lab_floor,
     named_anywhere,
     overdose_floor,
     pair_floor,
@@ -104,6 +105,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
             # Named outside Tương tác thuốc ("không được phối hợp với aspirin" in Chống chỉ
             # định): the book names the pair, so it is never said not to.
             retrieved.reason = Reason.GROUNDED_EVIDENCE_AVAILABLE
+    if retrieved.frame.labs:
+        # "INR 9, chảy máu chân răng": the book's lines for that range ("Nếu INR > 5 nhưng < 9
+        # …", "Nếu INR > 9, …") are in view, the asked section's first.
+        retrieved.floor += lab_floor(drugs, retrieved.frame.labs, retrieved.frame.attribute)
     clcr = retrieved.frame.clcr
     # A creatinine clearance read is a renal patient, whoever else the patient is ("bn 76t,
     # crcl 28"): the renal lines too.

@@ -306,6 +306,11 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "chất đối kháng",
         "thuốc đối kháng",
         "chất giải độc",
+        # The named drug's effect undone ("INR 9, chảy máu, dùng gì để đảo ngược", "thuốc
+        # nào trung hòa heparin"): its overdose section names the antagonist.
+        "đảo ngược",
+        "trung hòa",
+        "hóa giải",
         "quá tay",
         # A dose given by mistake or too much ("thuốc giải gì" stays a which-drug wording).
         "tiêm nhầm",

@@ -42,7 +42,11 @@ def recognise(reading: Reading) -> list[Candidate]:
     # "… đã uống metronidazol 5 ngày không đỡ. Còn lựa chọn đường uống nào khác?": a drug
     # tried or reacted to is the patient's too, and another is asked for.
     tried = current_medicines(reading.folded, reading.resolution.spans, cue="tried_before")
-    if drugs and set(drugs) <= {*reading.current, *tried} and asks:
+    # Asked to undo or manage the named drug's own effect ("đang dùng warfarin, INR 9, chảy
+    # máu chân răng. Dùng thuốc gì để đảo ngược?"): its overdose or ADR management answers,
+    # never another drug indicated for the story's words.
+    managed = section in (SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.HUONG_DAN_CACH_XU_TRI_ADR)
+    if drugs and set(drugs) <= {*reading.current, *tried} and asks and not managed:
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
         # medicines, the question is which drug treats the condition.
         condition = condition_words(question, reading.names, drop_populations=True)
