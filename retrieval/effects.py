@@ -4,10 +4,11 @@ in its ADR management (what to do, how long it lasts) and its ADR list (that it 
 The paragraphs of both that name the symptom come first, management first; then the section
 asked for, as the section search finds it."""
 
+import re
 from dataclasses import replace
 
 from corpus.sections import SectionKey
-from corpus.text import folded_phrase, typed_words, words
+from corpus.text import fold, folded_phrase, typed_words, words
 from retrieval.evidence import Evidence, Reason
 from retrieval.frame import QueryFrame
 from retrieval.ranked import Situation, coverage, names_situation, section_evidence, situation_of
@@ -54,6 +55,27 @@ def _typed(question: str, weights: dict[str, float]) -> dict[str, str]:
         if f in weights:
             seen.setdefault(f, set()).add(k)
     return {f: next(iter(ks)) for f, ks in seen.items() if len(ks) == 1 and f not in ks}
+
+
+def caused_by(drug_id: str, frame: QueryFrame) -> bool:
+    """Whether the drug's ADR management, or its common ADRs ("Thường gặp"), name the frame's
+    condition ("đang dùng morphin bị táo bón": the patient's drug is the likely cause). A
+    rare one ("viêm phổi" among metformin's "Ít gặp") is more likely the patient's own."""
+    said = symptom_of(frame)
+    for e in naming_paragraphs(drug_id, said):
+        if e.section_key == SectionKey.HUONG_DAN_CACH_XU_TRI_ADR:
+            return True
+        band = fold(e.label)
+        for line in e.text.split("\n"):
+            heading = _FREQUENCY.search(fold(line))
+            band = heading.group(0) if heading else band
+            if band.startswith("thuong gap") and names_situation(line, said):
+                return True
+    return False
+
+
+# The ADR section's frequency headings ("*Thường gặp, ADR > 1/100*", "Ít gặp", "Hiếm gặp").
+_FREQUENCY = re.compile(r"(?:thuong gap|it gap|hiem gap|rat hiem gap)(?=[ ,*:]|$)")
 
 
 def naming_paragraphs(drug_id: str, symptom: Situation) -> list[Evidence]:

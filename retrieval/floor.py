@@ -308,9 +308,9 @@ def population_dose_floor(
 # Where a lab value's line is looked for when the asked section prints none: where a
 # pharmacist reads what to do at that value.
 LAB_SECTIONS = (
+    SectionKey.CHONG_CHI_DINH,
     SectionKey.QUA_LIEU_VA_XU_TRI,
     SectionKey.LIEU_LUONG_VA_CACH_DUNG,
-    SectionKey.CHONG_CHI_DINH,
     SectionKey.THAN_TRONG,
     SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
 )

@@ -38,6 +38,7 @@ _RANGE = re.compile(rf"(?P<a>{_NUMBER})\s*-\s*(?P<b>{_NUMBER})(?!\d|,\d)(?!\s*%)
 # "kali máu khi nồng độ kali trên 5,5"); a clause break ends it.
 _WINDOW = 30
 _BEFORE = re.compile(rf"(?P<n>{_NUMBER})\s*[<≤]\s*$")
+_GLOSS = re.compile(r"\s*\([^()]{1,45}\)")
 _TAG = re.compile(r"<[^>]{1,10}>")  # "/mm<sup>3</sup>"
 _BREAK = re.compile(r"[:;.](?!\d)|\)")
 
@@ -80,6 +81,10 @@ def lab_bands(text: str, lab: str) -> list[Band]:
     bands = []
     for match in name.finditer(folded):
         tail = folded[match.end() : match.end() + _WINDOW + 25]
+        # "INR (tỉ lệ chuẩn hóa quốc tế) > 1,7": a gloss after the name is skipped.
+        gloss = _GLOSS.match(tail)
+        if gloss:
+            tail = folded[match.end() + gloss.end() : match.end() + gloss.end() + _WINDOW + 25]
         stop = _BREAK.search(tail)
         if stop:
             tail = tail[: stop.start()]

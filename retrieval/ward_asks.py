@@ -73,6 +73,12 @@ MANAGEMENT_ASKS: tuple[str, ...] = (
     "cách giảm",
     "cách hạn chế",
     "khắc phục",
+    # A remedy asked for the symptom the drug caused ("dùng morphin bị ngứa, cho thuốc gì?"):
+    # the ADR management names it ("Dùng các thuốc kháng histamin … để khắc phục").
+    "cho thuốc gì",
+    "dùng thuốc gì",
+    "cho uống thuốc gì",
+    "xử trí bằng thuốc gì",
     # Given again or continued after it ("đã ngừng thuốc nay đỡ, uống lại được ko?").
     "uống lại",
     "dùng lại",

@@ -19,7 +19,9 @@ def recognise(reading: Reading) -> list[Candidate]:
         return [candidate(NAME, 50, frame)]
     if not reading.yes_no:
         words_left = condition_words(reading.question, reading.drugs)
-        if not words_left or reading.says("what_is"):
+        # "Losartan là thuốc gì?"; a story left beside a bare "thuốc gì" asks for a remedy
+        # ("truyền morphin bị ngứa, dùng thuốc gì?"), not what the drug is.
+        if not words_left or reading.says("what_is_strict"):
             return [candidate(NAME, 35, frame)]
     return []
 

@@ -18,6 +18,7 @@ from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import PATIENT_SECTIONS, SectionKey
 from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
+from retrieval.effects import caused_by
 from retrieval.searches import drugs_for_condition
 
 NAME = "which_drug"
@@ -50,6 +51,15 @@ def recognise(reading: Reading) -> list[Candidate]:
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
         # medicines, the question is which drug treats the condition.
         condition = condition_words(question, reading.names, drop_populations=True)
+        # A symptom the patient's own drug causes ("đang dùng metformin bị tiêu chảy nhiều,
+        # dùng thuốc gì?") is its ADR management's (the adverse shape), never the first
+        # drug indicated for the word ("ỉa chảy do Clostridium difficile").
+        told = replace(frame, condition=condition)
+        # A drug tried and failed or reacted to ("đã uống metronidazol 5 ngày không đỡ") is
+        # no cause: another drug is asked for.
+        taking = len(drugs) == 1 and drugs[0] in reading.current and drugs[0] not in tried
+        if condition and taking and caused_by(drugs[0], told):
+            condition = ""
         if condition:
             patient = patient_context(reading.current, frame.population)
             relation = as_relation(

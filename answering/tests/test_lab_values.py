@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
         ("số lượng tiểu cầu <100 000/mm<sup>3</sup>", "tieu_cau", [Band(0, 100000)]),
         ("glucose huyết lúc đói dưới 70 mg/dl", "glucose", [Band(0, 70)]),
         ("5 < INR < 8, có chảy máu nhẹ: Ngừng thuốc", "inr", [Band(5, 8)]),
+        ("có INR (tỉ lệ chuẩn hóa quốc tế) > 1,7", "inr", [Band(1.7, float("inf"))]),
         # A share is no value of the lab; a lab named without a bound prints no band.
         ("số lượng tiểu cầu giảm tương đối từ 30 - 50%", "tieu_cau", []),
         ("phải theo dõi INR thường xuyên", "inr", []),
