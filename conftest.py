@@ -46,11 +46,23 @@ def django_db_modify_db_settings(  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ignore[no-untyped-def]
     from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
 
     if connection.settings_dict["TEST"].get("TEMPLATE"):
-        return  # created from the loaded template
+        yield  # created from the loaded template
+        return
+    created = None
     with django_db_blocker.unblock():
+        if connection.settings_dict["NAME"] != connection.creation._get_test_db_name():
+            # pytest-django sets up only the databases a marked test asks for: a module run
+            # alone whose fixture commits rows for a server it starts (the ward browser
+            # tests) has none, and still needs the test database.
+            created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
         load_corpus(corpus_dir)
+    yield
+    if created is not None:
+        with django_db_blocker.unblock():
+            teardown_databases(created, verbosity=0)
 
 
 # The longest-running test files (CPU of the whole suite, self and child processes), started

@@ -197,13 +197,19 @@ def sync_aliases(
         name = nfc(row.name).strip()
         if drug_id is not None and words(name):
             wanted.setdefault((drug_id, name, _INDEX_KINDS[row.source]), row.page)
-    existing = {(a.drug.drug_id, a.name, a.kind): a for a in Alias.objects.select_related("drug")}
+    # Rows as tuples (pk, source page): ~12 000 names, read on every ingest.
+    existing = {
+        (drug_id, name, kind): (pk, page)
+        for pk, drug_id, name, kind, page in Alias.objects.values_list(
+            "pk", "drug__drug_id", "name", "kind", "source_page"
+        )
+    }
     # Names a pharmacist added in the admin are not the book's, so ingest never removes them;
     # a drug the source lacks (retired) keeps all of its names, like its other rows.
     stale = [
-        a.pk
-        for key, a in existing.items()
-        if key not in wanted and a.kind != Alias.Kind.CURATED and key[0] in drugs
+        pk
+        for key, (pk, _) in existing.items()
+        if key not in wanted and key[2] != Alias.Kind.CURATED and key[0] in drugs
     ]
     if stale:
         Alias.objects.filter(pk__in=stale).delete()
@@ -215,9 +221,11 @@ def sync_aliases(
     ]
     copy_rows(Alias, ("drug_id", "name", "folded", "kind", "source_page"), new)
     changes.created += len(new)
-    changed = [a for key, a in existing.items() if key in wanted and a.source_page != wanted[key]]
-    for alias in changed:
-        alias.source_page = wanted[(alias.drug.drug_id, alias.name, alias.kind)]
+    changed = [
+        Alias(pk=pk, source_page=wanted[key])
+        for key, (pk, page) in existing.items()
+        if key in wanted and page != wanted[key]
+    ]
     Alias.objects.bulk_update(changed, ["source_page"])
     changes.updated += len(changed)
     return changes
@@ -242,8 +250,13 @@ def sync_book_index(index_rows: list[IndexRow], drugs: dict[str, Drug]) -> "Chan
         ingredient_id = loaded or drug_id_for(row.ingredient)
         key = (nfc(row.name), ingredient_id, row.source)
         wanted.setdefault(key, (nfc(row.ingredient), row.page))
-    existing = {(e.name, e.ingredient_id, e.source): e for e in BookIndexEntry.objects.all()}
-    stale = [e.pk for key, e in existing.items() if key not in wanted]
+    existing = {
+        (name, ingredient_id, source): pk
+        for pk, name, ingredient_id, source in BookIndexEntry.objects.values_list(
+            "pk", "name", "ingredient_id", "source"
+        )
+    }
+    stale = [pk for key, pk in existing.items() if key not in wanted]
     if stale:
         BookIndexEntry.objects.filter(pk__in=stale).delete()
         changes.deleted += len(stale)

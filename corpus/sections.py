@@ -5,6 +5,7 @@ so a heading is compared folded and with a small edit tolerance against each key
 printed forms. A heading that matches nothing is reported, never guessed.
 """
 
+import functools
 import re
 
 from django.db.models import TextChoices
@@ -134,11 +135,13 @@ _FORMS: list[tuple[str, str]] = sorted(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def section_key_for_heading(heading: str) -> tuple[str | None, str]:
     """Map a printed heading to (section key, trailing label) or (None, heading).
 
     A heading may carry a label after the section title
     (`**Tác dụng không mong muốn (ADR)** *Uống:*`); the label is returned with the key.
+    The book prints the same few dozen headings in every monograph: each is matched once.
     """
     folded_words = folded_phrase(heading).split()
     best: tuple[float, str, str] | None = None
@@ -149,6 +152,8 @@ def section_key_for_heading(heading: str) -> tuple[str | None, str]:
             label = ""
         else:
             score = fuzz.ratio(" ".join(folded_words[: len(form_words)]), form)
+            if score < _MATCH_THRESHOLD:
+                continue
             label = _label_after(heading, len(form_words))
             if label and score < _PREFIX_THRESHOLD:
                 continue
