@@ -11,6 +11,7 @@ child's fever) does not earn the indication's weight; one naming the question's 
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from answering.reading import SENTENCE, condition_words
 from corpus.sections import SectionKey
@@ -40,21 +41,31 @@ _ROUTE_LABELS: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=256)
+def _as_words(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
+
+
 def _says(text: str, phrases: Sequence[str]) -> bool:
     """Whether the text says one of the phrases as words ("nhi" is not in "nhiễm")."""
     lowered = text.lower()
-    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", lowered) for p in phrases)
+    return any(_as_words(p).search(lowered) for p in phrases)
 
 
 def label_populations(label: str) -> set[str]:
     """The populations a label heads: those of its innermost segment that names any
     ("Bôi tại chỗ người lớn › Người cao tuổi" heads the elderly; "Người lớn › Truyền tĩnh
     mạch" still heads adults)."""
+    return set(_label_populations(label))
+
+
+@lru_cache(maxsize=1 << 12)  # the book's labels, read again for every turn's ranking
+def _label_populations(label: str) -> frozenset[str]:
     for segment in reversed(label.split("›")):
         named = {key for key, phrases in _POPULATION_LABELS.items() if _says(segment, phrases)}
         if named:
-            return named
-    return set()
+            return frozenset(named)
+    return frozenset()
 
 
 def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:

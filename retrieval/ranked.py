@@ -62,6 +62,8 @@ class _Index:
     row_of: dict[int, int]  # chunk id → row
     part_of: list[int]  # row → the chunk's part index in its section
     sections: dict[tuple[str, str], list[int]]  # (drug, section) → rows in book order
+    drug_rows: dict[str, np.ndarray]  # drug → its rows
+    section_rows: dict[str, np.ndarray]  # section key → its rows
 
     def idf(self, word: str) -> float:
         df = self.df.get(word, 0)
@@ -124,7 +126,16 @@ def _build(stamp: str) -> _Index:
         row_of={r[0]: n for n, r in enumerate(rows)},
         part_of=part_of,
         sections=sections,
+        drug_rows=_rows_by(r[1] for r in rows),
+        section_rows=_rows_by(r[2] for r in rows),
     )
+
+
+def _rows_by(keys: Iterable[str]) -> dict[str, np.ndarray]:
+    by: dict[str, list[int]] = {}
+    for row, key in enumerate(keys):
+        by.setdefault(key, []).append(row)
+    return {key: np.array(rows, dtype=np.intp) for key, rows in by.items()}
 
 
 def _scored(texts: list[str]) -> tuple[bm25s.BM25, Counter[str]]:
@@ -302,12 +313,22 @@ def rank(
     scores = index.model.get_scores(asked)
     mask = np.ones(len(index.drug_ids), dtype=bool)
     if drug_ids is not None:
-        mask &= np.isin(index.drug_ids, list(drug_ids))
+        mask &= _rows_in(index.drug_rows, drug_ids, len(mask))
     if section_keys is not None:
-        mask &= np.isin(index.section_keys, list(section_keys))
+        mask &= _rows_in(index.section_rows, section_keys, len(mask))
     scores = np.where(mask, scores, 0.0)
     best = np.argsort(-scores, kind="stable")[:k]
     return [(int(i), float(scores[i])) for i in best if scores[i] > 0]
+
+
+def _rows_in(rows_of: dict[str, np.ndarray], keys: Iterable[str], n: int) -> np.ndarray:
+    """A mask of the rows of these keys (the index's row lists: np.isin on object arrays
+    compared every row's string, ~0.1 ms a search)."""
+    mask = np.zeros(n, dtype=bool)
+    for key in keys:
+        if (rows := rows_of.get(key)) is not None:
+            mask[rows] = True
+    return mask
 
 
 def ranked_evidence(
