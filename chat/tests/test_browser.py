@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -27,6 +28,14 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 SHOTS = settings.VAR_DIR / "screenshots"
+
+
+def shot(page: Any, name: str, **options: Any) -> None:
+    """A screenshot of the state under var/screenshots/, with DUOCTHU_SCREENSHOTS=1 (the
+    README's pictures come from them): not taken otherwise, ~3 s of the suite's CPU."""
+    if os.environ.get("DUOCTHU_SCREENSHOTS", "").strip().lower() in ("1", "true", "yes", "on"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / name), **options)
 
 
 @pytest.fixture
@@ -79,7 +88,6 @@ def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_an_abstain_and_an_er
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="vi-VN")
@@ -104,7 +112,7 @@ def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_an_abstain_and_an_er
         answer.locator("a.cite").first.click()
         expect(answer.locator(".citations details[open] .quote").first).to_be_visible()
         answer.scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / "chat-answer.png"))
+        shot(page, "chat-answer.png")
 
         page.fill("#question", "Cho mình xin liều paracetamol cho trẻ em với")
         page.press("#question", "Enter")
@@ -113,7 +121,7 @@ def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_an_abstain_and_an_er
         reply = clarify.locator("button.quick-reply", has_text="tuổi").first
         band = reply.inner_text().strip()
         clarify.scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / "chat-clarify.png"))
+        shot(page, "chat-clarify.png")
         reply.click()
         expect(page.locator(".card-answer")).to_have_count(2, timeout=20_000)
         expect(page.locator(".card-answer").last).to_contain_text(f"{band}:")
@@ -125,14 +133,14 @@ def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_an_abstain_and_an_er
         expect(abstain).to_contain_text("chỉ dành cho người")
         expect(abstain.locator(".disclaimer")).to_be_visible()
         page.wait_for_timeout(600)  # the smooth scroll to the newest card
-        page.screenshot(path=str(SHOTS / "chat-abstain.png"))
+        shot(page, "chat-abstain.png")
 
         page.set_viewport_size({"width": 390, "height": 844})
         page.reload()
         expect(page.locator(".card-abstain")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.locator(".card-abstain").scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / "chat-phone.png"))
+        shot(page, "chat-phone.png")
 
         # A failed request shows an error card and keeps the question (issue 12).
         # The server fails this one request (as a worker that crashed would).

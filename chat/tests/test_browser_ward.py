@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
-from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS
+from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, shot
 from corpus.tests.test_page_images import book_pdf
 
 # One worker runs the module: its server and browser are started once (`make test` hands
@@ -138,7 +138,6 @@ def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[d
             time.sleep(0.1)
     from playwright.sync_api import sync_playwright
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     try:
         # Django refuses database calls inside Playwright's event loop: the rows are put
         # back after it is closed.
@@ -248,7 +247,7 @@ def test_the_page_holds_at_every_width_with_the_header_reachable_and_focus_in_th
     if SCREENS[screen]["width"] > 720:
         assert page.evaluate("document.scrollingElement.scrollTop") == 0, "the page itself moved"
     _header_in_view(page, screen)
-    page.screenshot(path=str(SHOTS / f"ward-{screen}.png"))
+    shot(page, f"ward-{screen}.png")
     _axe(page, f"{screen} answer")
     page.context.close()
 
@@ -266,7 +265,7 @@ def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
     assert "|" not in table.inner_text() and "<br>" not in turn.inner_text()
     assert "Clcr: 40" in turn.locator(".understood").inner_text()
     table.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / "ward-table.png"))
+    shot(page, "ward-table.png")
     _axe(page, "a table answer")
 
     # Copying a dose line carries its citation.
@@ -284,7 +283,7 @@ def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
     assert clarify.locator(".group-label").count() >= 2
     assert "PARACETAMOL" in clarify.locator(".clarify-title").inner_text()
     clarify.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / "ward-clarify.png"))
+    shot(page, "ward-clarify.png")
     _axe(page, "a clarify card with grouped quick replies")
     buttons.filter(has_text="Trẻ em 2 - 4 tuổi").click()
     page.wait_for_selector("#turns .turn:last-child .card-answer .claim.asked")
@@ -301,7 +300,7 @@ def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
     assert "PARACETAMOL" in near.locator(".group-label").inner_text()
     assert tapped.locator(".claim").first.get_attribute("class") == "claim asked"
     near.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / "ward-band-neighbours.png"))
+    shot(page, "ward-band-neighbours.png")
     _axe(page, "a child's band answer with its neighbouring bands")
     before = page.locator(ANSWERED).count()
     near.locator("button.quick-reply", has_text="Trẻ em 4 - 6 tuổi").click()
@@ -335,12 +334,12 @@ def test_a_hung_request_ends_in_one_error_card_with_gui_lai_and_a_cancel(
     assert progress.is_visible()
     box = progress.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 844, "progress line below the fold"
-    page.screenshot(path=str(SHOTS / "ward-waiting.png"))
+    shot(page, "ward-waiting.png")
     card = page.locator(".turn-error .card-error")
     card.wait_for(state="visible", timeout=10_000)
     assert "quá lâu" in card.inner_text() and page.locator("button.retry").inner_text() == "Gửi lại"
     assert page.locator("#question").input_value() == question
-    page.screenshot(path=str(SHOTS / "ward-error.png"))
+    shot(page, "ward-error.png")
     _axe(page, "an error card")
     # A second failure replaces the card instead of stacking another.
     page.locator("button.retry").click()
@@ -399,7 +398,7 @@ def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
     page.click("input[type=submit]")
     page.goto(ward_app["base"] + "/admin/corpus/chunk/review/?kind=table")
     assert page.locator("#review-queue tbody tr").count() >= 20
-    page.screenshot(path=str(SHOTS / "ward-review-queue.png"))
+    shot(page, "ward-review-queue.png")
     _axe(page, "the review queue")
     page.select_option("#f-drug", "vancomycin")
     page.click(".queue-filters input[type=submit]")
@@ -415,10 +414,10 @@ def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
     )
     first = page.locator("#print-pages figcaption").first.inner_text()
     assert first.startswith("Trang in ")
-    page.screenshot(path=str(SHOTS / "ward-review-pages.png"))
+    shot(page, "ward-review-pages.png")
     _axe(page, "a review page with its printed pages")
     page.fill("#id_text", "| Clcr | Liều |\n|---|---|\n| 40 | 620<br>mg |")
     page.wait_for_selector("#preview td:has-text('620')")
     assert page.locator("#preview td br").count() == 1
-    page.screenshot(path=str(SHOTS / "ward-review.png"), full_page=True)
+    shot(page, "ward-review.png", full_page=True)
     context.close()
