@@ -19,6 +19,7 @@ _SPACES = " \u00a0\u2009\u202f"
 NUMBER_RE = re.compile(rf"(?<!\d)\d+(?:[{_SPACES}]\d+(?![^\W\d_]))*(?:[.,]\d+)*")
 _BOOK_ONLY = "lan|%|mmol|micromol|meq|microgam|µg|nanogam|ng|dvqt|dv|trieu|l|lit|dl|giot|phut|giay|m2|m²|mmhg|cm|mm|nang|lieu|xit|mol|kcal"  # fmt: skip
 _PER_WORDS = "kg|ngay|lan|lieu|gio|h|phut|tuan|thang|nam|m2|m²|dl|l|lit|ml|24 gio|24 h|1,73 m2|1,73 m²"  # fmt: skip
+_SPACE = re.compile(f"[{_SPACES}]")
 _RANGE_TO = re.compile(r"\s*(?:-|–|—|den|toi)\s*")
 _BOOK_UNIT = re.compile(rf"\s*(?P<u>{_alt([*_UNITS, *_BOOK_ONLY.split('|')])})(?![a-z0-9])")
 _PER_PART = re.compile(rf"\s*(?:/|(?:moi|mot|trong)\s)\s*(?P<p>{_alt(_PER_WORDS.split('|'))})(?![a-z0-9])")  # fmt: skip
@@ -27,7 +28,7 @@ _COMPARATOR = re.compile(r"(?:(?P<s>[<>≤≥])|(?<![a-z])(?P<w>duoi|tren))\s*$"
 
 def numeric_tokens(text: str) -> list[str]:
     """Every number as printed, its thousands separator written as one plain space."""
-    return [re.sub(f"[{_SPACES}]", " ", m) for m in NUMBER_RE.findall(text)]
+    return [_SPACE.sub(" ", m) for m in NUMBER_RE.findall(text)]
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from answering.results import (
     did_you_mean,
     kind_of,
 )
-from answering.schemas import AnswerOut, parse_output
+from answering.schemas import AnswerOut, json_schema, parse_output
 from corpus.sections import DOSAGE_SECTIONS, WARNING_SECTIONS
 from corpus.text import fold
 from retrieval.evidence import Evidence, Outcome
@@ -116,7 +116,7 @@ def _generate(
             budget,
             max_tokens=max_tokens,
             kind="answer",
-            schema=AnswerOut.model_json_schema(),
+            schema=json_schema(AnswerOut),
         ),
         bool(allowed),
     )

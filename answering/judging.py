@@ -12,7 +12,7 @@ from answering.grounding import GroundedClaim
 from answering.metrics import JUDGE_UNRELIABLE
 from answering.prompts import entailment_request
 from answering.providers import Budget, Provider, ProviderError
-from answering.schemas import VerdictOut, parse_output
+from answering.schemas import VerdictOut, json_schema, parse_output
 from corpus.text import words
 from retrieval.evidence import Evidence
 
@@ -46,7 +46,7 @@ def judge_claims(
             budget,
             max_tokens=120 + 80 * len(mixed),
             kind="judge",
-            schema=VerdictOut.model_json_schema(),
+            schema=json_schema(VerdictOut),
         ),
         VerdictOut,
     )

@@ -16,7 +16,7 @@ from answering.policy import resolve_subject_scope
 from answering.prompts import understanding_request
 from answering.providers import Budget, Provider, ProviderError
 from answering.results import clean_replies
-from answering.schemas import FrameOut, PatientOut, parse_output
+from answering.schemas import FrameOut, PatientOut, json_schema, parse_output
 from answering.understanding import as_relation, condition_words, recorded, understand
 from corpus.sections import SECTION_KEYS
 from corpus.text import folded_phrase
@@ -65,7 +65,7 @@ def understand_turn(
                 budget,
                 max_tokens=FRAME_MAX_TOKENS,
                 kind="frame",
-                schema=FrameOut.model_json_schema(),
+                schema=json_schema(FrameOut),
             ),
             FrameOut,
         )

@@ -90,6 +90,15 @@ _NOT_A_PATIENT = (
     "bị mèo",
 )
 _NOT_A_PATIENT_FOLDED = [folded_phrase(p) for p in _NOT_A_PATIENT]
+_NOT_A_PATIENT_PATTERNS = [
+    (
+        phrase,
+        re.compile(rf"(?<![a-z]){re.escape(plain)}(?![a-z])"),
+        re.compile(re.escape(phrase), flags=re.IGNORECASE),
+        re.compile(rf"(?<!\w){re.escape(plain)}(?!\w)", flags=re.IGNORECASE),
+    )
+    for phrase, plain in zip(_NOT_A_PATIENT, _NOT_A_PATIENT_FOLDED, strict=True)
+]
 _EXACT_PATTERNS = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)") for p in _EXACT]
 
 
@@ -97,11 +106,11 @@ def resolve_subject_scope(question: str, claimed: str = "human") -> str:
     """'human' or 'non_human'."""
     exact = keep_lower(question)
     folded = folded_phrase(question)
-    for phrase, plain in zip(_NOT_A_PATIENT, _NOT_A_PATIENT_FOLDED, strict=True):
+    for phrase, in_folded, as_typed, as_plain in _NOT_A_PATIENT_PATTERNS:
         exact = exact.replace(phrase, " ")
-        folded = re.sub(rf"(?<![a-z]){re.escape(plain)}(?![a-z])", " ", folded)
-        question = re.sub(re.escape(phrase), " ", question, flags=re.IGNORECASE)
-        question = re.sub(rf"(?<!\w){re.escape(plain)}(?!\w)", " ", question, flags=re.IGNORECASE)
+        folded = in_folded.sub(" ", folded)
+        question = as_typed.sub(" ", question)
+        question = as_plain.sub(" ", question)
     scanned = (
         "non_human"
         if any(p.search(exact) for p in _EXACT_PATTERNS)
