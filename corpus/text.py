@@ -101,7 +101,6 @@ def _marks(word: str) -> tuple[str, ...]:
     )
 
 
-@lru_cache(maxsize=1 << 14)
 def folded_phrase(text: str) -> str:
     return " ".join(_words(text))
 

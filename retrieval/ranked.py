@@ -54,8 +54,6 @@ class _Index:
     model: bm25s.BM25
     chunk_ids: np.ndarray
     evidence: list[Evidence]  # per row: the paragraph as evidence, for searches to return
-    drug_ids: np.ndarray
-    section_keys: np.ndarray
     vocab: dict[str, int]
     df: Counter[str]
     n: int
@@ -118,8 +116,6 @@ def _build(stamp: str) -> _Index:
         model=model,
         chunk_ids=np.array([r[0] for r in rows] or [0]),
         evidence=chunks,
-        drug_ids=np.array([r[1] for r in rows], dtype=object),
-        section_keys=np.array([r[2] for r in rows], dtype=object),
         vocab=dict(model.vocab_dict),
         df=df,
         n=max(len(rows), 1),
@@ -311,7 +307,7 @@ def rank(
     if not asked:
         return []
     scores = index.model.get_scores(asked)
-    mask = np.ones(len(index.drug_ids), dtype=bool)
+    mask = np.ones(len(scores), dtype=bool)
     if drug_ids is not None:
         mask &= _rows_in(index.drug_rows, drug_ids, len(mask))
     if section_keys is not None:

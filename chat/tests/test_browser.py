@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from duocthu.settings import env_bool
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,7 +35,7 @@ SHOTS = settings.VAR_DIR / "screenshots"
 def shot(page: Any, name: str, **options: Any) -> None:
     """A screenshot of the state under var/screenshots/, with DUOCTHU_SCREENSHOTS=1 (the
     README's pictures come from them): not taken otherwise, ~3 s of the suite's CPU."""
-    if os.environ.get("DUOCTHU_SCREENSHOTS", "").strip().lower() in ("1", "true", "yes", "on"):
+    if env_bool("DUOCTHU_SCREENSHOTS", False):
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / name), **options)
 
