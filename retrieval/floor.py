@@ -133,7 +133,10 @@ def safety_floor(
                 floor.append(FloorLine(e, tuple(naming), False, True))
         if not situation.weights:
             continue
-        query = " ".join([*situation.weights, *(p.replace("_", " ") for p in situation.pairs)])
+        # The pairs in a fixed order: the query's bigrams cross them, so a set's hash order
+        # changed which caution paragraph ranked first from one process to the next.
+        pairs = sorted(situation.pairs)
+        query = " ".join([*situation.weights, *(p.replace("_", " ") for p in pairs)])
         left = CAUTION_LINES
         sections = [*CAUTION_SECTIONS, *extra_sections]
         for e in ranked_evidence(query, [drug_id], sections, k=3):
