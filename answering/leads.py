@@ -23,7 +23,7 @@ from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import own_names
-from retrieval.ranked import rare_words
+from retrieval.ranked import Situation, coverage, rare_words, situation_of, specificity
 from retrieval.retrieved import sub_phrases
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, condition_phrases
 
@@ -174,13 +174,22 @@ def lead_sentences(
     lead: list[tuple[str, Citation]] = []
     scored: list[tuple[int, str, Citation]] = []  # (words of the phrase matched, unit, chunk)
     by_class: list[tuple[str, Citation]] = []
+    # A listed drug's line is the one of its cited paragraphs' units that says the condition
+    # most specifically (its rare words and pairs, then the share of its words), not the first
+    # that shares a word: chenodiol's "cùng với cholesterol để điều trị hội chứng Smith-Lemli-
+    # Opitz" over its first line's "sỏi mật cholesterol".
+    situation = situation_of(frame.condition or "") if listing else None
+    listed: dict[str, tuple[tuple[float, int, float], str, Citation]] = {}
     for c in citations:
         if c.quarantined or c.text.lstrip().startswith("|"):
             continue
-        if listing and any(d.drug_id == c.drug_id for _, _, d in scored):
-            continue
         if listing and frame.attribute and c.section_key != frame.attribute:
             continue  # a listed drug's line is its indication, never a safety passage's
+        if situation is not None:
+            line = _listed_line(c.text, searched, rare, situation)
+            if line is not None and (c.drug_id not in listed or line[0] > listed[c.drug_id][0]):
+                listed[c.drug_id] = (line[0], line[1], c)
+            continue
         if combination:
             # The other drug by name first; a line naming only its class comes after.
             others = [found for d, found in names.items() if d != c.drug_id]
@@ -201,6 +210,8 @@ def lead_sentences(
             best = _any_unit(c.text, rare) or best
         if best is not None:
             scored.append((best[0], best[1], c))  # one unit a paragraph; the paragraph follows
+    if situation is not None:
+        return [(text, c) for _, text, c in listed.values()][:LIST_LINES]
     if scored and not listing:
         # Only the most specific lines lead: "Tắc ruột do phân." over "Tắc ruột hoặc liệt
         # ruột." for "tắc ruột do phân"; a part of the phrase does not outrank the whole.
@@ -217,6 +228,25 @@ def lead_sentences(
     order: dict[str, int] = {key: n for n, key in enumerate(SITUATION_SECTIONS)}
     lead.sort(key=lambda pair: order.get(pair[1].section_key, len(order)))
     return lead[:LEAD_SENTENCES]
+
+
+def _listed_line(
+    text: str, phrases: Sequence[str], rare: Sequence[str], situation: Situation
+) -> tuple[tuple[float, int, float], str] | None:
+    """The unit of a listed drug's paragraph that says the condition best, with its score:
+    how specifically (rare words and pairs), then the longest of the phrases it says (the
+    typed numbers count there: "typ 2" over "typ 1"), then the share of the words; only a
+    unit that says one of the phrases or a rare word."""
+    best: tuple[tuple[float, int, float], str] | None = None
+    wanted = [p for p in phrases if set(p.split()) - GENERIC_SITUATION_WORDS]
+    for unit in units(text):
+        longest = next((len(p.split()) for p in wanted if _said(unit, [p])), 0)
+        if not longest and not _said(unit, rare):
+            continue
+        score = (specificity(unit.bare, situation), longest, coverage(unit.bare, situation))
+        if best is None or score > best[0]:
+            best = (score, unit.text)
+    return best
 
 
 def _best_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:
