@@ -12,7 +12,7 @@ entry; keep the words specific (never "kháng sinh" or "thuốc").
 from dataclasses import dataclass
 
 from corpus.models import Drug
-from corpus.text import folded_phrase
+from corpus.text import diacritics_agree, folded_phrase, typed_words, words
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,13 @@ CLASSES: tuple[DrugClass, ...] = (
         ("kháng histamin",),
         ("thuốc kháng histamin", "kháng histamin"),
     ),
+    # Tranexamic and aminocaproic acid ("Thuốc chống tiêu fibrin"), vitamin K.
+    DrugClass(
+        "thuốc cầm máu",
+        ("B02",),
+        ("chống tiêu fibrin", "cầm máu"),
+        ("thuốc cầm máu", "thuốc chống tiêu fibrin"),
+    ),
     DrugClass(
         "thuốc chống loạn nhịp",
         ("C01B",),
@@ -208,3 +215,43 @@ def class_words(drug_id: str) -> tuple[tuple[str, str], ...]:
                 seen.add(word)
                 pairs.append((item.name, word))
     return tuple(pairs)
+
+
+def classes_said(text: str) -> list[DrugClass]:
+    """The classes a text names by one of their phrasings ("thuốc chống động kinh nào …"), in
+    the order said. Diacritics typed must agree ("thuốc chống động kinh" is no "thuốc chống
+    đông"), and where phrasings overlap the longest is the one said (typed without them,
+    "thuoc chong dong kinh" is the anticonvulsants')."""
+    folded, typed = words(text), typed_words(text)
+    if len(typed) != len(folded):
+        typed = folded
+    found: list[tuple[int, int, DrugClass]] = []
+    for item in CLASSES:
+        for word in item.words:
+            phrase, marks = words(word), typed_words(word)
+            size = len(phrase)
+            for start in range(len(folded) - size + 1):
+                if folded[start : start + size] == phrase and all(
+                    diacritics_agree(t, m)
+                    for t, m in zip(typed[start : start + size], marks, strict=True)
+                ):
+                    found.append((start, size, item))
+    taken: set[int] = set()
+    said: list[tuple[int, DrugClass]] = []
+    for start, size, item in sorted(found, key=lambda f: (-f[1], f[0])):
+        cells = set(range(start, start + size))
+        if cells & taken:
+            continue
+        taken |= cells
+        said.append((start, item))
+    return list(dict.fromkeys(item for _, item in sorted(said, key=lambda s: s[0])))
+
+
+def class_members(item: DrugClass) -> tuple[str, ...]:
+    """The book's drugs of the class (by ATC code or "Loại thuốc" line), in book order."""
+    rows = Drug.objects.filter(retired_at=None).values_list("drug_id", "atc_codes", "drug_class")
+    return tuple(
+        drug_id
+        for drug_id, atc, drug_class in rows.order_by("drug_id")
+        if item in classes_of(list(atc or []), drug_class or "")
+    )

@@ -89,6 +89,9 @@ class QueryFrame:
     # Drugs the question names that another one's section answers for (the antidote of a
     # poisoning): not the subject, but their lines naming it are shown, never dropped.
     companions: tuple[str, ...] = ()
+    # The drugs a which-drug question names the class of ("thuốc chống động kinh nào …"):
+    # the answer is one of them.
+    among: tuple[str, ...] = ()
     # An emergency the question describes (answering.red_flags: cap_cuu, ngo_doc, tu_hai).
     red_flag: str | None = None
     # Which understanding produced the frame when a model was asked: "model", "deterministic"

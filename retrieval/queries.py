@@ -32,7 +32,7 @@ from retrieval.indication_text import folded_texts
 from retrieval.paragraphs import as_evidence as _evidence
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
-from retrieval.ranked import chunks_as, section_evidence
+from retrieval.ranked import chunks_as, printed_rare_words, section_evidence
 from retrieval.rerank import rerank
 from retrieval.situations import condition_synonyms
 
@@ -233,7 +233,9 @@ def find_by_indication(
 
 def indication_phrases(condition: str) -> list[tuple[str, float]]:
     """(folded phrase, weight): the condition and its synonyms at 1, then its contiguous parts
-    of at least two words and two thirds of its length, weighted by their share of it."""
+    of at least two words and two thirds of its length, weighted by their share of it. A part
+    keeps every word of the condition rare in the book: "chẩn đoán" is no part of "chẩn đoán
+    Kawasaki" (a diagnostic agent's line is no Kawasaki indication)."""
     phrase = folded_phrase(condition)
     if not phrase:
         return []
@@ -241,9 +243,12 @@ def indication_phrases(condition: str) -> list[tuple[str, float]]:
     for synonym in condition_synonyms(phrase):
         found.setdefault(synonym, 1.0)
     tokens = phrase.split()
+    rare = set(printed_rare_words(phrase))
     shortest = max(2, -(-2 * len(tokens) // 3))
     for length in range(len(tokens) - 1, shortest - 1, -1):
         for start in range(0, len(tokens) - length + 1):
+            if rare - set(tokens[start : start + length]):
+                continue
             part = " ".join(tokens[start : start + length])
             found.setdefault(part, length / len(tokens))
             for synonym in condition_synonyms(part):

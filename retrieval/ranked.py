@@ -277,6 +277,13 @@ def rare_words(text: str) -> list[str]:
     return [w for w, idf in situation_of(text).weights.items() if idf >= RARE_IDF]
 
 
+def printed_rare_words(text: str) -> list[str]:
+    """The text's folded words the book prints, rare enough to name a situation by themselves
+    (a word the book never prints names nothing in it)."""
+    index = get_index()
+    return [w for w in dict.fromkeys(words(text)) if w in index.df and index.idf(w) >= RARE_IDF]
+
+
 def names_situation(text: str, situation: Situation) -> bool:
     """Whether the text says the situation: one of its rare words or rare syllable pairs,
     not merely a word it shares with the question."""

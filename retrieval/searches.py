@@ -9,6 +9,7 @@ it; the floors every answer keeps are added around it by `retrieve.retrieve_for_
 from collections.abc import Callable
 from dataclasses import replace
 
+from corpus.red_flag_models import RedFlag
 from corpus.sections import (
     EFFECT_SECTIONS,
     PATIENT_SECTIONS,
@@ -18,6 +19,7 @@ from corpus.sections import (
 )
 from retrieval.bands import ADULT_MONTHS, band_for, child_bands, youngest_first
 from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, unique_evidence
+from retrieval.floor import companion_floor, overdose_floor
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.indication_list import ranked_indications, says_as_much, says_specifically
 from retrieval.pairs import interaction_evidence, patient_safety
@@ -29,6 +31,7 @@ from retrieval.queries import (
     free_form,
     retrieve_section,
 )
+from retrieval.ranked import ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, from_decision, sub_phrases
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS
 
@@ -79,6 +82,12 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     ranked = [e for e in ranked_indications(question) if e.drug_id not in listed]
     if typed:
         ranked = [e for e in ranked if says_as_much(e.text, typed[0].text, question)]
+    elif ranked:
+        # "Bé được chẩn đoán bệnh Kawasaki, thuốc nào …": the indication saying the rare word
+        # leads, and those saying only a common pair of the story ("chẩn đoán") are no answer.
+        ranked = [
+            e for e in ranked if says_as_much(e.text, ranked[0].text, question, words_only=True)
+        ] or ranked
     if len((frame.condition or "").split()) > LONG_CONDITION and ranked:
         # A story of many words ("tím tái, SpO2 85% …, máu nâu sô cô la, MetHb 40% sau uống
         # dapson"): a phrase of two common words it happens to share ("tím tái") says less
@@ -102,6 +111,34 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     )
     retrieved = from_decision(frame, pooled)
     retrieved.safety = safety
+    return retrieved
+
+
+def drugs_of_class_for_condition(frame: QueryFrame, question: str) -> Retrieved:
+    """ "Thuốc chống động kinh nào có chỉ định cho loạn nhịp do digitalis?": the which-drug
+    search kept to the class's drugs (`frame.among`), else those drugs' indications ranked
+    by the question's words; the story's drugs (`frame.companions`, a digoxin poisoning) keep
+    their lines naming the drugs found and, in a poisoning, their overdose section."""
+    found = drugs_for_condition(frame, question)
+    kept = [e for e in found.evidence if e.drug_id in frame.among]
+    if not kept:
+        ranked = ranked_evidence(question, frame.among, [SectionKey.CHI_DINH], k=3)
+        kept = [e for e in ranked if says_specifically(e.text, question)][:1]
+    if not kept:
+        return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
+    listed = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in kept)))
+    safety = _safety_for(listed)
+    retrieved = from_decision(
+        listed,
+        unique_evidence(kept + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]),
+    )
+    retrieved.safety = safety
+    if frame.companions:
+        retrieved.floor += companion_floor(frame.companions, listed.drugs)
+        if frame.red_flag in (RedFlag.Kind.POISONING, RedFlag.Kind.SELF_HARM):
+            situation = situation_of(question, frame.companions)
+            for drug_id in frame.companions:
+                retrieved.floor += overdose_floor(drug_id, situation)
     return retrieved
 
 

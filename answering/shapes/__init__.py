@@ -6,7 +6,8 @@ is the reading the cue phrases give, and the arbiter (`arbiter.py`) weighs it ag
 others by what their evidence says. A new shape is one module and one line here.
 
 The priors (higher reads first), from the order in which the cues decide:
-scope 100 (not for a human), emergency re-reads the chosen frame, which-drug 87–90 and 75,
+scope 100 (not for a human), emergency re-reads the chosen frame, a drug of a named class 91,
+which-drug 87–90 and 75,
 scope 80/70/65 (greeting, out of the book, no drug the book has), indication 60,
 mixing 56 (a fluid or a second drug in one bag, syringe or line), interaction 55/45,
 overview 50/35, dose 40, section 34 (free form), monitoring 33, pregnancy found 33 (a
@@ -18,6 +19,7 @@ effect 26, section 0 (the section asked for, every drug question's floor).
 from answering.reading import Reading
 from answering.shapes import (
     adverse,
+    class_drug,
     dose,
     effect,
     emergency,
@@ -37,6 +39,7 @@ from retrieval.frame import QueryFrame
 
 REGISTRY: tuple[Shape, ...] = (
     scope.SHAPE,
+    class_drug.SHAPE,
     which_drug.SHAPE,
     indication.SHAPE,
     mixing.SHAPE,

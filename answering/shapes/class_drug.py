@@ -1,0 +1,76 @@
+"""Which drug of a named class: "Ngộ độc digoxin, nhịp nhanh thất, không đáp ứng thuốc chống
+loạn nhịp. Thuốc chống động kinh nào có chỉ định trong tình huống này?", "… chảy máu. Thuốc
+cầm máu nào có chỉ định cho chảy máu do quá liều thuốc tiêu huyết khối?".
+
+The class asked for (retrieval.classes, by its phrasings followed by "nào" / "gì") is not the
+class of any drug the story names: the answer is one of the class's drugs, whose indications
+are searched with the story's words (the which-drug search kept to them). A drug the story
+names is the patient's: its lines naming the drug found, and in a poisoning its overdose
+section, stay in view — never dropped, never the answer.
+"""
+
+from answering.leads import lead_sentences
+from answering.reading import (
+    Reading,
+    as_relation,
+    asking_sentences,
+    condition_words,
+    patient_context,
+)
+from answering.shapes.base import Candidate, Shape, candidate
+from corpus.text import diacritics_agree, fold, typed_words, words
+from retrieval.classes import class_members, classes_said
+from retrieval.searches import drugs_of_class_for_condition
+
+NAME = "class_drug"
+_WHICH = ("nào", "gì")
+# Above the which-drug readings (87-90): the class narrows what they would list.
+PRIOR = 91
+
+
+def _asked_for(asking: str, word: str) -> bool:
+    """The class's phrasing asked for: followed, within two words, by "nào" or "gì" as typed
+    ("… kháng penicilin như áp xe não" asks for no penicillin)."""
+    folded, typed = words(asking), typed_words(asking)
+    if len(typed) != len(folded):
+        typed = folded
+    phrase = words(word)
+    for start in range(len(folded) - len(phrase) + 1):
+        if folded[start : start + len(phrase)] != phrase:
+            continue
+        after = start + len(phrase)
+        for n in range(after, min(after + 3, len(folded))):
+            if any(folded[n] == fold(w) and diacritics_agree(typed[n], w) for w in _WHICH):
+                return True
+    return False
+
+
+def recognise(reading: Reading) -> list[Candidate]:
+    asking = asking_sentences(reading.question)
+    for item in classes_said(asking):
+        if not any(_asked_for(asking, word) for word in item.words):
+            continue
+        members = class_members(item)
+        if not members or set(reading.drugs) & set(members):
+            continue  # no drug of it here, or the drug named is of it ("… là thuốc … nào")
+        condition = condition_words(reading.question, reading.names, drop_populations=True)
+        if not condition:
+            return []
+        patient = patient_context(reading.current, reading.frame.population)
+        frame = as_relation(
+            reading.frame,
+            "indication",
+            condition,
+            drugs=(),
+            unknown_drugs=(),
+            patient=patient,
+            among=members,
+            # The story's drugs, not the patient's medicines (their lines come as the
+            # patient's context): a poisoning's drug.
+            companions=tuple(d for d in reading.drugs if d not in reading.current),
+        )
+        return [candidate(NAME, PRIOR, frame)]
+    return []
+
+
+SHAPE: Shape = Shape(NAME, recognise, drugs_of_class_for_condition, lead_sentences)
