@@ -96,6 +96,29 @@ MANAGEMENT_ASKS: tuple[str, ...] = (
 )
 ADR_ASKS: tuple[str, ...] = (*_OUTCOME_ASKS, *MANAGEMENT_ASKS)
 
+# An adverse reaction named as such in the sentence that asks, and asked how to prevent or
+# treat it ("làm sao hạn chế thuốc hấp thu vào toàn thân gây phản ứng?", "ADR toàn thân nặng
+# … có thuốc gì dùng được không?"): the ADR management answers, whatever section word the
+# story said ("hấp thu"). Both tables must be said.
+ADR_NAMED: tuple[str, ...] = (
+    "adr",
+    "phản ứng",
+    "phản ứng phụ",
+    "tác dụng phụ",
+    "tác dụng không mong muốn",
+)
+ADR_MANAGED: tuple[str, ...] = (
+    *MANAGEMENT_ASKS,
+    "hạn chế",
+    "phòng ngừa",
+    "dự phòng",
+    "để tránh",
+    "xử trí",
+    "có thuốc gì",
+    "có thuốc nào",
+    "thuốc gì",
+)
+
 # Another medicine asked for to ease the symptom ("đầy bụng, cho thêm antacid để đỡ được
 # không?"): a name no monograph answers for is then the remedy asked about, not a switch.
 EASED_BY: tuple[str, ...] = ("để đỡ", "cho đỡ", "để bớt", "cho bớt", "để giảm", "cho giảm")

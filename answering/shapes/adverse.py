@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from answering.leads import Unit, lead_sentences, units
-from answering.reading import Reading, condition_words
+from answering.reading import Reading, asking_sentences, condition_words
 from answering.red_flags import follows_a_drug
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
@@ -22,6 +22,8 @@ from retrieval.phrases import compile_table, match_table, section_matches
 from retrieval.ranked import Situation, coverage, names_situation
 from retrieval.ward_asks import (
     ADR_ASKS,
+    ADR_MANAGED,
+    ADR_NAMED,
     ATTRIBUTION,
     EASED_BY,
     ELAPSED,
@@ -32,6 +34,9 @@ from retrieval.ward_asks import (
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".
 PRIOR = 32
+# Asked what to do about the reaction: above a section's or a dose's reading (34, 40), whose
+# words the story says ("giảm liều tiếp tục", "hấp thu").
+MANAGED_PRIOR = 41
 LEAD_LINES = 4
 ADR_LINES = 2
 _ATTRIBUTION = frozenset(folded_phrase(p) for p in ATTRIBUTION)
@@ -39,12 +44,17 @@ _NAMED = frozenset(folded_phrase(p) for p in NAMED_EFFECTS)
 _ADR_ASKS = frozenset(folded_phrase(p) for p in (*ADR_ASKS, *EASED_BY))
 _MANAGING = frozenset(folded_phrase(p) for p in (*MANAGEMENT_ASKS, *EASED_BY))
 _EASED = compile_table({"eased": EASED_BY})
+_ADR_NAMED = compile_table({"adr": ADR_NAMED})
+_ADR_MANAGED = compile_table({"managed": ADR_MANAGED})
 _ELAPSED = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ELAPSED) + r")(?![a-z0-9])")
 
 
 def recognise(reading: Reading) -> list[Candidate]:
     if len(reading.drugs) != 1:
         return []
+    managed = _managed(reading)
+    if managed is not None:
+        return [managed]
     # A symptom told after the drug and asked about with no section's word ("từ khi uống
     # captopril … mất vị, có hết không?"): the ADR management answers it.
     # Another drug named ("muốn chuyển sang clonidin …, có cần ngừng chẹn beta trước?") makes
@@ -88,6 +98,38 @@ def recognise(reading: Reading) -> list[Candidate]:
         relation=None,
     )
     return [candidate(NAME, PRIOR, frame)]
+
+
+def _managed(reading: Reading) -> Candidate | None:
+    """What to do about an adverse reaction, asked in so many words ("ADR nặng … có thuốc gì
+    dùng được không?", "làm sao hạn chế … gây phản ứng?"), or with a symptom told since the
+    drug ("mới bắt đầu allopurinol được 10 ngày thì nổi ban … Có cần ngừng thuốc không hay
+    giảm liều tiếp tục?"): the ADR management first, whatever section word is said with it
+    ("hấp thu", "giảm liều")."""
+    if reading.section == SectionKey.QUA_LIEU_VA_XU_TRI:
+        return None  # "INR 9, chảy máu chân răng. Dùng thuốc gì để đảo ngược?": its overdose
+    asking = asking_sentences(reading.question)
+    named = bool(match_table(asking, _ADR_NAMED)) and bool(match_table(asking, _ADR_MANAGED))
+    # As for a symptom asked with no section's word: a name no monograph answers for is a
+    # switch ("đang uống bisoprolol, muốn chuyển sang clonidin, có cần ngừng trước?").
+    told = (
+        prints_phrase(asking, _MANAGING)
+        and _told_since_a_drug(reading.question)
+        and all(get_resolver().mentioned_in_book(u) for u in reading.unknown)
+    )
+    if not (named or told):
+        return None
+    effect = condition_words(reading.question, reading.names)
+    if not effect:
+        return None
+    frame = replace(
+        reading.frame,
+        turn_type=TurnType.DRUG_ATTRIBUTE,
+        attribute=SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+        condition=effect,
+        relation=None,
+    )
+    return candidate(NAME, MANAGED_PRIOR, frame)
 
 
 def _told_since_a_drug(question: str) -> bool:

@@ -218,3 +218,51 @@ def test_a_class_word_the_book_prints_asked_as_the_remedy_keeps_the_adverse_read
     )
     assert result.frame.shape == "adverse"
     assert delivery(result, "Mày đay, các dạng ban khác").before_collapsed
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # A symptom told since the drug, then stop-or-lower asked: "giảm liều" is one of the
+        # choices, not a dose question.
+        (
+            "BN mới bắt đầu carbamazepin được 1 tuần thì chóng mặt, buồn ngủ nhiều, có cần "
+            "ngừng thuốc không hay giảm liều?",
+            "Có thể giảm thiểu các tác dụng này bằng bắt đầu điều trị với liều thấp",
+        ),
+        (
+            "Uống Brufen được 10 ngày thì nhìn mờ, thấy màu sắc khác đi; có cần ngừng hay giảm "
+            "liều là được?",
+            "thì phải ngừng dùng ibuprofen",
+        ),
+        # A reaction named as such and how to limit it asked, beside a section's word ("pha").
+        (
+            "Truyền vancomycin hay gây phản ứng đỏ bừng, làm sao hạn chế khi pha và truyền?",
+            "cần truyền thuốc chậm trong khoảng 60 phút",
+        ),
+        # "tác dụng phụ … có thuốc gì": a remedy for the drug's own reaction, not its ADR list.
+        (
+            "Dán clonidin bị đỏ da chỗ dán, tác dụng phụ này có thuốc gì bôi được không?",
+            "bơm một khí dung corticosteroid cục bộ",
+        ),
+        (
+            "Ciprobay uống để tránh phản ứng tinh thể niệu thì dặn BN gì về liều và nước uống?",
+            "duy trì đủ lượng nước uống vào",
+        ),
+    ],
+)
+def test_what_to_do_about_a_reaction_is_the_adr_management_whatever_section_word_is_said(
+    question: str, line: str
+) -> None:
+    result = answer_turn(question)
+    assert result.frame.attribute == "huong_dan_cach_xu_tri_adr", result.frame
+    assert delivery(result, line).before_collapsed
+
+
+def test_undoing_a_drugs_effect_stays_its_overdose() -> None:
+    # "dùng thuốc gì để đảo ngược" of a lab value is the overdose section's (retrieval's lab
+    # lines), not the ADR management's, though a story since the drug is told.
+    result = answer_turn(
+        "BN đang dùng warfarin, INR 9,5, chảy máu cam. Dùng thuốc gì để đảo ngược?"
+    )
+    assert result.frame.attribute == "qua_lieu_va_xu_tri"
