@@ -217,6 +217,12 @@ def class_words(drug_id: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+# Each class phrasing as (class, folded words, words as printed), built once.
+_PHRASINGS = tuple(
+    (item, tuple(words(word)), tuple(typed_words(word))) for item in CLASSES for word in item.words
+)
+
+
 def classes_said(text: str) -> list[DrugClass]:
     """The classes a text names by one of their phrasings ("thuốc chống động kinh nào …"), in
     the order said. Diacritics typed must agree ("thuốc chống động kinh" is no "thuốc chống
@@ -225,17 +231,18 @@ def classes_said(text: str) -> list[DrugClass]:
     folded, typed = words(text), typed_words(text)
     if len(typed) != len(folded):
         typed = folded
+    padded = f" {' '.join(folded)} "
     found: list[tuple[int, int, DrugClass]] = []
-    for item in CLASSES:
-        for word in item.words:
-            phrase, marks = words(word), typed_words(word)
-            size = len(phrase)
-            for start in range(len(folded) - size + 1):
-                if folded[start : start + size] == phrase and all(
-                    diacritics_agree(t, m)
-                    for t, m in zip(typed[start : start + size], marks, strict=True)
-                ):
-                    found.append((start, size, item))
+    for item, phrase, marks in _PHRASINGS:
+        if f" {' '.join(phrase)} " not in padded:
+            continue
+        size = len(phrase)
+        for start in range(len(folded) - size + 1):
+            if tuple(folded[start : start + size]) == phrase and all(
+                diacritics_agree(t, m)
+                for t, m in zip(typed[start : start + size], marks, strict=True)
+            ):
+                found.append((start, size, item))
     taken: set[int] = set()
     said: list[tuple[int, DrugClass]] = []
     for start, size, item in sorted(found, key=lambda f: (-f[1], f[0])):

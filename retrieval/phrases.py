@@ -24,17 +24,33 @@ class PhraseMatch:
     start: int
 
 
-Table = list[tuple[re.Pattern[str], str, str, tuple[str, ...]]]
+Entry = tuple[re.Pattern[str], str, str, tuple[str, ...]]
+
+
+class Table(list[Entry]):
+    """A compiled phrase table: (pattern, folded phrase, key, words as printed), longest
+    phrases first, and the entries by their first folded word (a phrase matched at word
+    bounds starts at one of the text's words: only those entries are tried, a turn matches
+    some 30 tables against its question)."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        super().__init__(entries)
+        self.by_first: dict[str, list[int]] = {}
+        for n, (_, phrase, _, _) in enumerate(entries):
+            self.by_first.setdefault(phrase.split(" ", 1)[0], []).append(n)
 
 
 def compile_table(table: dict[str, tuple[str, ...]]) -> Table:
     """A phrase table ready for `match_table`: longest phrases first."""
     entries = [(folded_phrase(p), key, p) for key, phrases in table.items() for p in phrases]
     entries.sort(key=lambda e: (-len(e[0]), e[0]))
-    return [
-        (re.compile(rf"(?<![0-9a-z]){re.escape(f)}(?![0-9a-z])"), f, key, tuple(typed_words(p)))
-        for f, key, p in entries
-    ]
+    return Table(
+        [
+            (re.compile(rf"(?<![0-9a-z]){re.escape(f)}(?![0-9a-z])"), f, key, tuple(typed_words(p)))
+            for f, key, p in entries
+            if f
+        ]
+    )
 
 
 _SECTIONS = compile_table(SECTION_PHRASES)
@@ -53,7 +69,8 @@ def match_table(text: str, table: Table) -> list[PhraseMatch]:
     folded = folded_phrase(text)
     typed = typed_words(text)
     candidates = []
-    for pattern, phrase, key, spelled in table:
+    tried = sorted({n for w in set(folded.split(" ")) for n in table.by_first.get(w, ())})
+    for pattern, phrase, key, spelled in (table[n] for n in tried):
         if phrase not in folded:  # the pattern is the phrase within word bounds
             continue
         for m in pattern.finditer(folded):
