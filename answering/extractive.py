@@ -34,7 +34,7 @@ from retrieval.evidence import Outcome, Reason
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import population_matches
 from retrieval.retrieve import Retrieved
-from retrieval.searches import LONG_CONDITION
+from retrieval.which_drug_search import LONG_CONDITION
 
 # What an answer shows before anything is expanded, when no paragraph stands out (issue 11:
 # the median answer was 1.6k characters, one in ten over 10k).

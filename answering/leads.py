@@ -11,11 +11,11 @@ cut. The paragraphs themselves follow, one click away.
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from answering.grounding import numeric_tokens, sentences
+from answering.grounding import numeric_tokens
 from answering.ranking import indication_words, prints_phrase
 from answering.results import Citation
+from answering.units import said, units
 from corpus.sections import SITUATION_SECTIONS, SectionKey
 from corpus.text import words
 from retrieval.bands import age_in_bands, prints_age, weight_in_bands
@@ -34,88 +34,6 @@ LIST_LINES = 8
 # A which-drug condition's sub-phrases looked for in the listed drugs' lines (a 20-word
 # vignette has 190).
 LISTING_PHRASES = 200
-
-# A paragraph's own label: a short run before its first colon ("*Trẻ em:*", "Thuốc uống chống
-# đông máu:", "Nhiễm N. meningitidis (người lành mang vi khuẩn):").
-_LABEL = re.compile(r"^(\*{0,2}[^:\n.;]{2,80}?:\*{0,2})\s+\S")
-# Where the next dose band of a list begins: "…: 120 mg; Trẻ em 2 - 4 tuổi: 180 mg; …".
-_NEXT_BAND = re.compile(
-    r";\s+(?=(?:Trẻ em|Trẻ nhỏ|Trẻ|Sơ sinh|Người lớn|Người cao tuổi|Trên|Dưới)\b[^;:]{0,40}:)"
-)
-
-
-@dataclass(frozen=True)
-class Unit:
-    text: str  # verbatim from the chunk, or its paragraph label + " … " + a verbatim sentence
-    bare: str  # the verbatim sentence (or band) alone
-
-
-def units(text: str) -> list[Unit]:
-    """The chunk's sentences and dose bands, each within its paragraph, label kept."""
-    found: list[Unit] = []
-    heading = ""  # a paragraph that is only a heading ("*Viêm khớp dạng thấp …:*")
-    for paragraph in _paragraphs(text):
-        if paragraph.startswith("|"):
-            heading = ""
-            continue  # a table is shown whole or not at all
-        if len(paragraph) <= 120 and re.search(r":\*{0,2}$", paragraph):
-            heading = paragraph  # it heads the next paragraph, and is no answer of its own
-            continue
-        match = _LABEL.match(paragraph)
-        label = match.group(1) if match and not re.search(r"\d", match.group(1)) else ""
-        if heading:
-            label = f"{heading} {label}".strip() if label else heading
-        for n, sentence in enumerate(sentences(paragraph)):
-            for m, piece in enumerate(_NEXT_BAND.split(sentence)):
-                piece = piece.strip()
-                if not piece or (len(piece) <= 100 and piece.rstrip("* ").endswith(":")):
-                    continue  # a heading alone ("Liều cho trẻ em dưới 6 tuổi:") answers nothing
-                # A later sentence carries the paragraph's label, unless it starts a band or
-                # a label of its own; a band ("Trẻ em 3 - 6 tháng tuổi:") labels nothing else.
-                later = n > 0 or m > 0
-                own = _LABEL.match(piece)
-                carried = (
-                    label
-                    and later
-                    and (not own or (_is_band(own.group(1)) and _carries_over(label)))
-                )
-                if heading and n == 0 and m == 0:
-                    shown = f"{heading} {piece}"
-                else:
-                    shown = f"{label} … {piece}" if carried else piece
-                found.append(Unit(shown, piece))
-        heading = ""
-    return found
-
-
-def _is_band(label: str) -> bool:
-    """A label that is a population or age band ("Trẻ em 6 - 12 tuổi:", "Người lớn:")."""
-    return bool(re.match(r"\W*(?:trẻ|người|sơ sinh|nhũ nhi|thiếu niên|\d)", label.lower()))
-
-
-def _carries_over(label: str) -> bool:
-    """A route or indication label ("*Uống:*") heads every band of its paragraph; a population
-    label ("Người lớn:") does not head the next population's band ("Trẻ em: …")."""
-    return not re.search(r"\b(?:trẻ|người|sơ sinh|nhũ nhi|thiếu niên)\b", label.lower())
-
-
-def _paragraphs(text: str) -> list[str]:
-    """The chunk's paragraphs; a break inside a sentence (the extraction's, "cùng với" /
-    "amoxicilin sẽ …") joins its two halves again."""
-    joined: list[str] = []
-    for part in re.split(r"\n\s*\n|\n(?=\s*[-•])", text):
-        part = part.strip()
-        if not part:
-            continue
-        if joined and not re.search(r"[.!?:;)…*]$", joined[-1]) and part[0].islower():
-            joined[-1] = f"{joined[-1]} {part}"
-        else:
-            joined.append(part)
-    return joined
-
-
-def _said(unit: Unit, phrases: Sequence[str]) -> bool:
-    return prints_phrase(unit.bare, phrases)
 
 
 def lead_sentences(
@@ -240,8 +158,8 @@ def _listed_line(
     best: tuple[tuple[float, int, float], str] | None = None
     wanted = [p for p in phrases if set(p.split()) - GENERIC_SITUATION_WORDS]
     for unit in units(text):
-        longest = next((len(p.split()) for p in wanted if _said(unit, [p])), 0)
-        if not longest and not _said(unit, rare):
+        longest = next((len(p.split()) for p in wanted if said(unit, [p])), 0)
+        if not longest and not said(unit, rare):
             continue
         score = (specificity(unit.bare, situation), longest, coverage(unit.bare, situation))
         if best is None or score > best[0]:
@@ -270,7 +188,7 @@ def _any_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:
 
 
 def _first_unit(text: str, phrases: Sequence[str]) -> str | None:
-    return next((u.text for u in units(text) if phrases and _said(u, phrases)), None)
+    return next((u.text for u in units(text) if phrases and said(u, phrases)), None)
 
 
 def _searched_names(drug_id: str) -> tuple[list[str], list[str]]:
@@ -305,7 +223,7 @@ def _dose_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tuple[s
             continue
         for unit in units(c.text):
             score = _band_fit(unit.bare, frame)
-            if score and indication and _said(unit, indication):
+            if score and indication and said(unit, indication):
                 score += 2
             # A child's line under the question's own indication (its heading or its words,
             # the book's synonyms included) outranks a band of another indication.
@@ -377,7 +295,7 @@ def _antidote_lead(frame: QueryFrame, citations: Sequence[Citation]) -> list[tup
     for c in citations:
         if c.quarantined or c.section_key != SectionKey.QUA_LIEU_VA_XU_TRI:
             continue
-        found = [u for u in units(c.text) if _said(u, names)]
+        found = [u for u in units(c.text) if said(u, names)]
         # A line with the regimen's numbers before one that only names the antidote.
         found.sort(key=lambda u: not numeric_tokens(u.bare))
         if found:

@@ -3,9 +3,9 @@ patient's case, and the names in the question that no loaded monograph answers f
 
 from collections.abc import Sequence
 
-from answering.leads import units
 from answering.ranking import prints_phrase
 from answering.results import AnswerBlock, BlockKind, Citation, did_you_mean
+from answering.units import units
 from corpus.sections import SectionKey
 from corpus.text import words
 from retrieval.catalog import get_resolver

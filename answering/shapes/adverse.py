@@ -8,11 +8,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from answering.leads import Unit, lead_sentences, units
+from answering.leads import lead_sentences
 from answering.reading import Reading, asking_sentences, condition_words
 from answering.red_flags import follows_a_drug
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
+from answering.units import Unit, units
 from corpus.sections import SectionKey
 from corpus.text import fold, folded_phrase, prints_phrase
 from retrieval.catalog import get_resolver

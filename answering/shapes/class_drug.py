@@ -20,7 +20,7 @@ from answering.reading import (
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.text import diacritics_agree, fold, typed_words, words
 from retrieval.classes import class_members, classes_said
-from retrieval.searches import drugs_of_class_for_condition
+from retrieval.which_drug_search import drugs_of_class_for_condition
 
 NAME = "class_drug"
 _WHICH = ("nào", "gì")

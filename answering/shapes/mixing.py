@@ -7,10 +7,11 @@ itself. For two drugs both are answered, each one's lines naming the other."""
 from collections.abc import Sequence
 from dataclasses import replace
 
-from answering.leads import lead_sentences, units
+from answering.leads import lead_sentences
 from answering.reading import Reading, condition_words, without_names
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
+from answering.units import units
 from corpus.sections import SectionKey
 from corpus.text import folded_phrase, prints_phrase
 from retrieval.classes import class_words

@@ -6,10 +6,11 @@ the book says must be done ("phải", "cần", "nhất thiết") before the rest
 from collections.abc import Sequence
 from dataclasses import replace
 
-from answering.leads import lead_sentences, units
+from answering.leads import lead_sentences
 from answering.reading import Reading, condition_words
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
+from answering.units import units
 from corpus.text import folded_phrase
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.monitoring import (

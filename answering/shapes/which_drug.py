@@ -19,7 +19,7 @@ from corpus.sections import PATIENT_SECTIONS, SectionKey
 from corpus.text import folded_phrase
 from retrieval.catalog import get_resolver
 from retrieval.effects import caused_by
-from retrieval.searches import drugs_for_condition
+from retrieval.which_drug_search import drugs_for_condition
 
 NAME = "which_drug"
 # The sections a which-drug question may name as its relation ("những thuốc nào có chỉ

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from answering.delivery import delivery
-from answering.leads import units
 from answering.turn import answer_turn
+from answering.units import units
 from corpus.models import Chunk, Drug
 from corpus.text import folded_phrase
 from retrieval.classes import class_words, classes_of

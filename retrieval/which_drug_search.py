@@ -1,0 +1,125 @@
+"""Which drug treats (causes, must not be given with) a condition: the monographs whose
+Chỉ định (Tác dụng không mong muốn, Chống chỉ định) say it, each with the patient's safety
+lines; kept to a class's drugs when the question names the class."""
+
+from dataclasses import replace
+
+from corpus.red_flag_models import RedFlag
+from corpus.sections import SectionKey
+from retrieval.evidence import Outcome, Reason, SafetyFinding, unique_evidence
+from retrieval.floor import companion_floor, overdose_floor
+from retrieval.frame import QueryFrame, TurnType
+from retrieval.indication_list import ranked_indications, says_as_much, says_specifically
+from retrieval.pairs import patient_safety
+from retrieval.queries import find_by_indication
+from retrieval.ranked import ranked_evidence, situation_of
+from retrieval.retrieved import Retrieved, from_decision
+
+# A which-drug condition of more words than this is a story, not a phrase.
+LONG_CONDITION = 8
+
+
+def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
+    """ "Thuốc nào trị gút?": the monographs whose Chỉ định says the condition (ranked over
+    the whole book's indications when the phrase search finds none), each with the patient's
+    safety lines; "thuốc nào gây …" / "chống chỉ định với …" in the ADR / CCĐ sections."""
+    if frame.turn_type == TurnType.CONDITION_RELATION:
+        section = (
+            SectionKey.TAC_DUNG_KHONG_MONG_MUON
+            if frame.relation == "adverse_effect"
+            else SectionKey.CHONG_CHI_DINH
+        )
+        evidence = find_by_indication(frame.condition or "", section)
+        if not evidence:
+            return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_CONDITION_MATCH)
+        frame = replace(
+            frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)), attribute=section
+        )
+        return from_decision(frame, evidence)
+    # The phrase as typed, then the indications saying as much of its rare words (BM25; in
+    # another order: "bệnh xương Paget" for "Paget xương"), and only with neither the dense
+    # search: a near neighbour in meaning is no indication for a word the book has.
+    typed = find_by_indication(frame.condition or "", dense=False)
+    listed = {e.drug_id for e in typed}
+    ranked = [e for e in ranked_indications(question) if e.drug_id not in listed]
+    if typed:
+        ranked = [e for e in ranked if says_as_much(e.text, typed[0].text, question)]
+    elif ranked:
+        # "Bé được chẩn đoán bệnh Kawasaki, thuốc nào …": the indication saying the rare word
+        # leads, and those saying only a common pair of the story ("chẩn đoán") are no answer.
+        ranked = [
+            e for e in ranked if says_as_much(e.text, ranked[0].text, question, words_only=True)
+        ] or ranked
+    if len((frame.condition or "").split()) > LONG_CONDITION and ranked:
+        # A story of many words ("tím tái, SpO2 85% …, máu nâu sô cô la, MetHb 40% sau uống
+        # dapson"): a phrase of two common words it happens to share ("tím tái") says less
+        # than the indication saying its rare words (methemoglobin); that one leads.
+        typed = [e for e in typed if says_as_much(e.text, ranked[0].text, question)]
+        evidence = unique_evidence(ranked + typed)
+    else:
+        evidence = unique_evidence(typed + ranked)
+    if not evidence:
+        # Only a near neighbour in meaning is left: listed, it must say the question's
+        # condition specifically, as a ranked one must (a story of a kidney cancer is never
+        # answered by warfarin's "huyết khối").
+        near = find_by_indication(frame.condition or "")
+        evidence = [e for e in near if says_specifically(e.text, question)]
+    if not evidence:
+        return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
+    frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
+    safety = _safety_for(frame)
+    pooled = unique_evidence(
+        evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]
+    )
+    retrieved = from_decision(frame, pooled)
+    retrieved.safety = safety
+    return retrieved
+
+
+def drugs_of_class_for_condition(frame: QueryFrame, question: str) -> Retrieved:
+    """ "Thuốc chống động kinh nào có chỉ định cho loạn nhịp do digitalis?": the which-drug
+    search kept to the class's drugs (`frame.among`), else those drugs' indications ranked
+    by the question's words; the story's drugs (`frame.companions`, a digoxin poisoning) keep
+    their lines naming the drugs found and, in a poisoning, their overdose section."""
+    found = drugs_for_condition(frame, question)
+    kept = [e for e in found.evidence if e.drug_id in frame.among]
+    if not kept:
+        ranked = ranked_evidence(question, frame.among, [SectionKey.CHI_DINH], k=3)
+        kept = [e for e in ranked if says_specifically(e.text, question)][:1]
+    if not kept:
+        return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
+    listed = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in kept)))
+    safety = _safety_for(listed)
+    retrieved = from_decision(
+        listed,
+        unique_evidence(kept + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]),
+    )
+    retrieved.safety = safety
+    if frame.companions:
+        retrieved.floor += companion_floor(frame.companions, listed.drugs)
+        if frame.red_flag in (RedFlag.Kind.POISONING, RedFlag.Kind.SELF_HARM):
+            situation = situation_of(question, frame.companions)
+            for drug_id in frame.companions:
+                retrieved.floor += overdose_floor(drug_id, situation)
+    return retrieved
+
+
+# Seed policy: a facet shows its best hits, not the whole section (safety_hits_per_section).
+SAFETY_HITS_PER_FACET = 2
+
+
+def _safety_for(frame: QueryFrame) -> list[SafetyFinding]:
+    """Per-facet safety evidence for each indicated drug, from the patient's own context."""
+    patient = frame.patient
+    if not patient.has_context:
+        return []
+    findings: list[SafetyFinding] = []
+    for drug_id in frame.drugs:
+        findings += patient_safety(
+            drug_id,
+            current_medicines=list(patient.current_medicines),
+            conditions=list(patient.comorbidities),
+            pregnant=patient.pregnancy,
+            breastfeeding=patient.breastfeeding,
+        )
+    return findings
