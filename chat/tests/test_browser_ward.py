@@ -217,6 +217,10 @@ def _header_in_view(page: Any, state: str) -> None:
 
 
 ANSWERED = "#turns .turn:not(.pending):not(.turn-error)"
+# Waits poll every 100 ms: Playwright's default polls on every animation frame, which has the
+# page render 60 frames a second for as long as an answer takes (most of Chromium's CPU in a
+# loaded run).
+POLL = 100
 
 
 def _send(page: Any, question: str) -> Any:
@@ -224,10 +228,12 @@ def _send(page: Any, question: str) -> Any:
     page.fill("#question", question)
     page.press("#question", "Enter")
     page.wait_for_function(
-        f"document.querySelectorAll('{ANSWERED}').length > {before}", timeout=30_000
+        f"document.querySelectorAll('{ANSWERED}').length > {before}", timeout=30_000, polling=POLL
     )
     # The echo shown while waiting gives way to the answer.
-    page.wait_for_function("!document.querySelector('#turns .turn.pending')", timeout=5_000)
+    page.wait_for_function(
+        "!document.querySelector('#turns .turn.pending')", timeout=5_000, polling=POLL
+    )
     return page.locator(ANSWERED).last
 
 
@@ -238,7 +244,9 @@ def test_the_page_holds_at_every_width_with_the_header_reachable_and_focus_in_th
     page = _page(ward_app, screen, f"/c/{ward_app['long_one']}/")
     _no_horizontal_overflow(page, f"{screen}, nine turns")
     turn = _send(page, "Liều paracetamol cho người lớn?")  # the tenth answer
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'question'", polling=POLL
+    )
     assert page.locator("#question").input_value() == ""
     turn.locator("a.cite").first.click()
     turn.locator(".citations li details[open] .quote").first.wait_for(state="visible")
@@ -289,7 +297,9 @@ def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
     page.wait_for_selector("#turns .turn:last-child .card-answer .claim.asked")
     asked = page.locator("#turns .turn:last-child .claim.asked")
     assert asked.count() == 1 and "Trẻ em 2 - 4 tuổi: 180 mg" in asked.inner_text()
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'question'", polling=POLL
+    )
     # The bands either side, one click away, naming the drug.
     tapped = page.locator("#turns .turn:last-child")
     near = tapped.locator(".quick-replies.neighbours")
@@ -304,12 +314,16 @@ def test_a_table_renders_with_the_patients_row_marked_and_the_states_pass_axe(
     _axe(page, "a child's band answer with its neighbouring bands")
     before = page.locator(ANSWERED).count()
     near.locator("button.quick-reply", has_text="Trẻ em 4 - 6 tuổi").click()
-    page.wait_for_function(f"document.querySelectorAll('{ANSWERED}').length > {before}")
+    page.wait_for_function(
+        f"document.querySelectorAll('{ANSWERED}').length > {before}", polling=POLL
+    )
     asked = page.locator("#turns .turn:last-child .claim.asked")
     asked.wait_for(state="visible")
     assert asked.count() == 1 and "Trẻ em 4 - 6 tuổi: 240 mg" in asked.inner_text()
     assert "PARACETAMOL" in page.locator("#turns .turn:last-child .bubble.user").inner_text()
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'question'", polling=POLL
+    )
 
     abstain = _send(page, "Chó nhà tôi bị sốt, cho uống ibuprofen liều bao nhiêu?")
     assert abstain.locator(".card-abstain").count() == 1
@@ -349,7 +363,7 @@ def test_a_hung_request_ends_in_one_error_card_with_gui_lai_and_a_cancel(
     page.evaluate("htmx.config.timeout = 0")
     page.locator("button.retry").click()
     page.locator("#cancel").click()
-    page.wait_for_function("!document.querySelector('#turns .turn.pending')")
+    page.wait_for_function("!document.querySelector('#turns .turn.pending')", polling=POLL)
     assert page.locator("#question").is_enabled()
     assert page.locator("#question").input_value() == question
     page.unroute("**/ask/")
@@ -373,11 +387,14 @@ def test_the_conversation_list_is_dated_searchable_paged_and_retitled_at_once(
     assert page.locator("#history li.current .title").inner_text() == "Hội thoại mới"
     _send(page, "Omeprazol tương tác thuốc gì?")
     page.wait_for_function(
-        "document.querySelector('#history li.current .title').textContent.startsWith('Omeprazol')"
+        "document.querySelector('#history li.current .title').textContent.startsWith('Omeprazol')",
+        polling=POLL,
     )
     # Searched by the words of the questions, typed without diacritics.
     page.fill("#history-q", "omeprazol tuong tac")
-    page.wait_for_function("document.querySelectorAll('#history li .title').length === 1")
+    page.wait_for_function(
+        "document.querySelectorAll('#history li .title').length === 1", polling=POLL
+    )
     assert page.locator("#history li .title").inner_text().startswith("Omeprazol tương tác")
     page.fill("#history-q", "khong co cau hoi nay")
     page.wait_for_selector("#history li.empty")
@@ -410,7 +427,8 @@ def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
     page.locator("#print-pages").scroll_into_view_if_needed()
     page.wait_for_function(
         "[...document.querySelectorAll('#print-pages img')]"
-        ".every(i => i.complete && i.naturalWidth > 1000)"
+        ".every(i => i.complete && i.naturalWidth > 1000)",
+        polling=POLL,
     )
     first = page.locator("#print-pages figcaption").first.inner_text()
     assert first.startswith("Trang in ")
