@@ -32,7 +32,7 @@ from retrieval.indication_text import folded_texts
 from retrieval.paragraphs import as_evidence as _evidence
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
-from retrieval.ranked import chunks_as, printed_rare_words, section_evidence
+from retrieval.ranked import printed_rare_words, printing_phrase, section_evidence
 from retrieval.rerank import rerank
 from retrieval.situations import condition_synonyms
 
@@ -314,12 +314,4 @@ def find_condition_in_sections(
     phrase = folded_phrase(condition)
     if not phrase:
         return []
-    query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
-    ids = Chunk.objects.filter(
-        section__drug__drug_id=drug_id,
-        section__section_key__in=list(section_keys),
-        fts_folded=query,
-    ).values_list("id", flat=True)
-    order = {key: n for n, key in enumerate(section_keys)}
-    found = sorted(chunks_as(ids, "condition"), key=lambda c: (order[c[1].section_key], c[0]))
-    return [e for _, e in found]
+    return printing_phrase(drug_id, phrase, section_keys, "condition")
