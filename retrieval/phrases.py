@@ -7,7 +7,6 @@ word boundaries; the longest phrase wins across all sections (`chống chỉ đ�
 Adding a phrasing is adding an entry to `retrieval/section_phrases.py`.
 """
 
-import re
 from dataclasses import dataclass
 
 from corpus.sections import SectionKey
@@ -24,19 +23,20 @@ class PhraseMatch:
     start: int
 
 
-Entry = tuple[re.Pattern[str], str, str, tuple[str, ...]]
+Entry = tuple[str, str, tuple[str, ...]]  # (folded phrase, key, words as printed)
+_WORD_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
 
 
 class Table(list[Entry]):
-    """A compiled phrase table: (pattern, folded phrase, key, words as printed), longest
-    phrases first, and the entries by their first folded word (a phrase matched at word
-    bounds starts at one of the text's words: only those entries are tried, a turn matches
-    some 30 tables against its question)."""
+    """A compiled phrase table: (folded phrase, key, words as printed), longest phrases first,
+    and the entries by their first folded word (a phrase matched at word bounds starts at one
+    of the text's words: only those entries are tried, a turn matches some 30 tables against
+    its question)."""
 
     def __init__(self, entries: list[Entry]) -> None:
         super().__init__(entries)
         self.by_first: dict[str, list[int]] = {}
-        for n, (_, phrase, _, _) in enumerate(entries):
+        for n, (phrase, _, _) in enumerate(entries):
             self.by_first.setdefault(phrase.split(" ", 1)[0], []).append(n)
 
 
@@ -44,13 +44,24 @@ def compile_table(table: dict[str, tuple[str, ...]]) -> Table:
     """A phrase table ready for `match_table`: longest phrases first."""
     entries = [(folded_phrase(p), key, p) for key, phrases in table.items() for p in phrases]
     entries.sort(key=lambda e: (-len(e[0]), e[0]))
-    return Table(
-        [
-            (re.compile(rf"(?<![0-9a-z]){re.escape(f)}(?![0-9a-z])"), f, key, tuple(typed_words(p)))
-            for f, key, p in entries
-            if f
-        ]
-    )
+    return Table([(f, key, tuple(typed_words(p))) for f, key, p in entries if f])
+
+
+def _bounded(folded: str, phrase: str) -> list[tuple[int, int]]:
+    """Where the phrase stands in the folded text between non-word characters, left to right
+    and not overlapping (as a regex's finditer with word-bound lookarounds would find it)."""
+    found = []
+    at = folded.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if (at == 0 or folded[at - 1] not in _WORD_CHARS) and (
+            end == len(folded) or folded[end] not in _WORD_CHARS
+        ):
+            found.append((at, end))
+            at = folded.find(phrase, end)
+        else:
+            at = folded.find(phrase, at + 1)
+    return found
 
 
 _SECTIONS = compile_table(SECTION_PHRASES)
@@ -70,17 +81,15 @@ def match_table(text: str, table: Table) -> list[PhraseMatch]:
     typed = typed_words(text)
     candidates = []
     tried = sorted({n for w in set(folded.split(" ")) for n in table.by_first.get(w, ())})
-    for pattern, phrase, key, spelled in (table[n] for n in tried):
-        if phrase not in folded:  # the pattern is the phrase within word bounds
-            continue
-        for m in pattern.finditer(folded):
-            first = folded.count(" ", 0, m.start())
+    for phrase, key, spelled in (table[n] for n in tried):
+        for start, end in _bounded(folded, phrase):
+            first = folded.count(" ", 0, start)
             span = typed[first : first + len(spelled)]
             if len(span) == len(spelled) and not all(
                 diacritics_agree(t, p) for t, p in zip(span, spelled, strict=True)
             ):
                 continue
-            candidates.append((m.start(), m.end(), phrase, key))
+            candidates.append((start, end, phrase, key))
     # More words first, then the earlier phrase, then the longer: "quá liều dùng gì" is an
     # overdose question ("quá liều"), not "liều dùng" (the same two words, a letter longer).
     candidates.sort(key=lambda c: (-len(c[2].split()), c[0], -len(c[2])))
