@@ -73,7 +73,6 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
 LONGEST_FIRST = (
     "duocthu/tests/test_serving.py",
     "answering/tests/test_answers_unchanged.py",
-    "chat/tests/test_browser.py",
     "duocthu/tests/test_deploy_order.py",
     "answering/tests/test_numbers_in_the_book.py",
     "corpus/tests/test_pdf_ingest.py",

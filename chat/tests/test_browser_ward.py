@@ -1,8 +1,9 @@
 """The chat page as the ward uses it (issue 22), in Debian's headless Chromium: a phone at 320
 and 390 px, a desktop at 1440 px and at 200 % zoom; tables, keyboard, waiting and failing,
-quick replies; axe-core (vendored, chat/tests/vendor/axe-core) on every state.
+quick replies; axe-core (vendored, chat/tests/vendor/axe-core) on every state; and a doctor's
+first conversation, from the login to an expired session.
 
-One runserver process and one browser serve the module; the rows it commits (its users, their
+One runserver process and one browser serve the module (and one page its ward states); the rows it commits (its users, their
 conversations, the one table it approves) are put back afterwards.
 """
 
@@ -20,7 +21,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
-from chat.tests.test_browser import CHROMIUM, CHROMIUM_ARGS, shot
+from chat.tests.browser import CHROMIUM, CHROMIUM_ARGS, shot
 from corpus.tests.test_page_images import book_pdf
 
 # One worker runs the module: its server and browser are started once (`make test` hands
@@ -29,6 +30,8 @@ pytestmark = pytest.mark.xdist_group("ward_browser")
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 USER, REVIEWER, PASSWORD = "dd_phong_benh", "ds_duyet_bang", "duocthu-ward"
+# A doctor with no conversation yet, for the first-conversation walk-through.
+FIRST_USER = "bs_trinh_duyet"
 # Widths (CSS px): 200 % zoom of a 1440 px screen lays out at 720 CSS px.
 SCREENS = {
     "phone-320": {"width": 320, "height": 640},
@@ -54,10 +57,13 @@ def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[d
     from corpus.models import Chunk
 
     with django_db_blocker.unblock():
-        User.objects.filter(username=USER).delete()
+        User.objects.filter(username__in=[USER, FIRST_USER]).delete()
         user = User.objects.create_user(USER)
         user.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
         user.save()
+        newcomer = User.objects.create_user(FIRST_USER)
+        newcomer.password = user.password
+        newcomer.save()
         from django.contrib.auth.models import Group
 
         from corpus.models import REVIEWER_GROUP
@@ -155,7 +161,7 @@ def ward_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[d
         server.wait(10)
         with django_db_blocker.unblock():
             Chunk.objects.filter(pk=table.pk).update(**kept)
-            User.objects.filter(username__in=[USER, REVIEWER]).delete()
+            User.objects.filter(username__in=[USER, REVIEWER, FIRST_USER]).delete()
 
 
 def _page(app: dict[str, Any], screen: str, path: str = "/") -> Any:
@@ -434,3 +440,89 @@ def test_the_review_queue_and_a_review_page_pass_axe_and_preview_an_edit(
     assert page.locator("#preview td br").count() == 1
     shot(page, "ward-review.png", full_page=True)
     context.close()
+
+
+def test_a_pharmacist_asks_gets_cited_answers_a_quick_reply_an_abstain_and_an_error_card(
+    ward_app: dict[str, Any],
+) -> None:
+    """A first conversation from the login on (a user of its own, in a context of its own:
+    it ends by dropping its session)."""
+    from playwright.sync_api import expect
+
+    live_app = ward_app["base"]
+    context = ward_app["browser"].new_context(
+        viewport={"width": 1280, "height": 900}, locale="vi-VN"
+    )
+    try:
+        page = context.new_page()
+        page.goto(live_app + "/")
+        page.fill("#id_username", FIRST_USER)
+        page.fill("#id_password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_selector("#question")
+
+        page.fill("#question", "Liều paracetamol cho người lớn?")
+        page.press("#question", "Enter")
+        answer = page.locator(".card-answer").first
+        # The server may not have answered yet (its catalogs load with the first question):
+        # a longer wait, once.
+        expect(answer).to_be_visible(timeout=60_000)
+        citations = answer.locator(".citations")
+        expect(citations).to_contain_text("PARACETAMOL")
+        expect(citations).to_contain_text("lieu_luong_va_cach_dung")
+        expect(citations).to_contain_text("trang 11")
+        expect(answer.locator(".disclaimer")).to_contain_text("không thay thế chỉ định của bác sĩ")
+        expect(page.locator("#question")).to_be_enabled()
+        answer.locator("a.cite").first.click()
+        expect(answer.locator(".citations details[open] .quote").first).to_be_visible()
+        answer.scroll_into_view_if_needed()
+        shot(page, "chat-answer.png")
+
+        page.fill("#question", "Cho mình xin liều paracetamol cho trẻ em với")
+        page.press("#question", "Enter")
+        clarify = page.locator(".card-clarify").first
+        expect(clarify).to_be_visible(timeout=20_000)
+        reply = clarify.locator("button.quick-reply", has_text="tuổi").first
+        band = reply.inner_text().strip()
+        clarify.scroll_into_view_if_needed()
+        shot(page, "chat-clarify.png")
+        reply.click()
+        expect(page.locator(".card-answer")).to_have_count(2, timeout=20_000)
+        expect(page.locator(".card-answer").last).to_contain_text(f"{band}:")
+
+        page.fill("#question", "Chó nhà tôi bị sốt, cho uống ibuprofen liều bao nhiêu?")
+        page.press("#question", "Enter")
+        abstain = page.locator(".card-abstain").first
+        expect(abstain).to_be_visible(timeout=20_000)
+        expect(abstain).to_contain_text("chỉ dành cho người")
+        expect(abstain.locator(".disclaimer")).to_be_visible()
+        page.wait_for_timeout(600)  # the smooth scroll to the newest card
+        shot(page, "chat-abstain.png")
+
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.reload()
+        expect(page.locator(".card-abstain")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator(".card-abstain").scroll_into_view_if_needed()
+        shot(page, "chat-phone.png")
+
+        # A failed request shows an error card and keeps the question (issue 12).
+        # The server fails this one request (as a worker that crashed would).
+        page.route("**/ask/", lambda route: route.fulfill(status=500, body="boom"))
+        page.fill("#question", "Liều paracetamol cho người lớn?")
+        page.press("#question", "Enter")
+        card = page.locator(".card-error").first
+        expect(card).to_be_visible(timeout=10_000)
+        expect(card).to_contain_text("lỗi máy chủ 500")
+        expect(page.locator("#question")).to_have_value("Liều paracetamol cho người lớn?")
+        # An expired session: the next request is sent without one and the page goes to
+        # the login form instead of pasting it into the chat.
+        page.unroute("**/ask/")
+        kept = [c for c in page.context.cookies() if c["name"] != "sessionid"]
+        page.context.clear_cookies()
+        page.context.add_cookies(kept)  # the CSRF cookie outlives the session
+        page.press("#question", "Enter")
+        page.wait_for_url("**/login/**", timeout=10_000)
+        assert page.locator("#turns").count() == 0
+    finally:
+        context.close()
