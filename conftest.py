@@ -84,9 +84,27 @@ LONGEST_FIRST = (
 )
 
 
+# Fixtures that need the test database (the first such test of a worker waits for its copy).
+_DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup"}
+
+
+def _needs_database(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & _DATABASE_FIXTURES)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's own order (non-database tests last)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that need no database first (each worker runs them while the controller
+    builds the template database, instead of waiting for it), then the longest, then the
+    rest. (pytest-django orders transactional tests after the others; this suite has none.)"""
     rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    items.sort(
+        key=lambda item: (
+            _needs_database(item),
+            rank.get(item.nodeid.split("::", 1)[0], len(rank)),
+        )
+    )
 
 
 # The monographs of a small copy of the book: a table to correct (cetirizin), plain prose
