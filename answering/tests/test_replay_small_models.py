@@ -14,6 +14,7 @@ their prompts in fixtures/small-model-json-schema/: no frame value the question 
 a refused reply leaves the deterministic frame as it was, no decision other than no-model
 mode's, the dev-003 ask-back and the dev-015 "did you mean" offer kept."""
 
+import functools
 import gzip
 import json
 import re
@@ -46,6 +47,19 @@ pytestmark = pytest.mark.django_db
 RECORDINGS = settings.BASE_DIR.parent / "shared" / "recordings" / "small-model-2026-12-01"
 DEV = settings.BASE_DIR.parent / "shared" / "eval" / "dev.jsonl"
 _QUESTION = re.compile(r"<<<CAU_HOI_NGUOI_DUNG>>>\n(.*?)\n<<</CAU_HOI_NGUOI_DUNG>>>", re.S)
+
+
+# The deterministic reading and the no-model answer of a dev question are the same in every
+# test of the module (the same book, each test's writes rolled back): read once, not once per
+# recorded model (~1.5 s of the suite's CPU).
+@functools.cache
+def _deterministic_frame(question: str) -> QueryFrame:
+    return understand(question)
+
+
+@functools.cache
+def _book_answer(question: str) -> Any:
+    return answer_turn(question, provider=None)
 
 
 def _kind(system: str) -> str:
@@ -254,7 +268,7 @@ def ungrounded_anywhere(frame: QueryFrame, question: str) -> list[str]:
     """`ungrounded`, and what the summary does not show: the condition, the patient (flags by
     the phrase tables, conditions, allergies and medicines by their words), pregnancy weeks,
     Clcr and the quantities the card says it understood, as the deterministic reader has them."""
-    floor = understand(question)
+    floor = _deterministic_frame(question)
     out = ungrounded(frame.summary(), question)
     words = set(folded_phrase(f"{question} {book_words(question)}").split())
 
@@ -300,7 +314,7 @@ def test_the_json_schema_traffic_adds_nothing_the_question_did_not_say(  # type:
             result = answer_in_conversation([row["question"]])
             assert ungrounded_anywhere(result.frame, row["question"]) == [], row["id"]
             assert result.frame.understood_by in ("model", "merged", "deterministic"), row["id"]
-            plain = answer_turn(row["question"], provider=None)
+            plain = _book_answer(row["question"])
             assert result.decision == plain.decision, row["id"]  # the book is the floor
             if result.frame.understood_by == "deterministic":  # the reply refused: the floor
                 assert result.frame.summary() == {
