@@ -209,8 +209,9 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def test_database_url() -> str:
-    """DATABASE_URL of the test database, for processes a test starts (a worker, a server)."""
+def test_database_url(django_db_setup) -> str:  # type: ignore[no-untyped-def]
+    """DATABASE_URL of the test database, for processes a test starts (a worker, a server):
+    set up first (before it, the connection still names the development database)."""
     from urllib.parse import quote
 
     from django.db import connection

@@ -34,6 +34,7 @@ class _Watching(HashingEmbedder):
 
 
 def test_a_first_embedding_builds_the_vector_index_once_after_the_writes(
+    django_db_setup,  # the test database with the book (this test commits outside a transaction)
     django_db_blocker,  # type: ignore[no-untyped-def]
 ) -> None:
     embedder = _Watching()

@@ -41,6 +41,7 @@ def redis_url(tmp_path, free_port) -> Iterator[str]:  # type: ignore[no-untyped-
 
 def test_a_real_rq_worker_embeds_chunks_queued_on_commit(
     redis_url: str,
+    django_db_setup,  # the test database with the book (this test commits outside a transaction)
     django_db_blocker,
     settings,  # type: ignore[no-untyped-def]
     test_database_url: str,
