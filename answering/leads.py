@@ -23,7 +23,14 @@ from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import own_names
-from retrieval.ranked import Situation, coverage, rare_words, situation_of, specificity
+from retrieval.ranked import (
+    Situation,
+    coverage,
+    pairs_said,
+    rare_words,
+    situation_of,
+    specificity,
+)
 from retrieval.retrieved import sub_phrases
 from retrieval.situations import GENERIC_SITUATION_WORDS, POPULATION_TERMS, condition_phrases
 
@@ -129,7 +136,11 @@ def lead_sentences(
         if best is not None:
             scored.append((best[0], best[1], c))  # one unit a paragraph; the paragraph follows
     if situation is not None:
-        return [(text, c) for _, text, c in listed.values()][:LIST_LINES]
+        lines = [(text, c) for _, text, c in listed.values()]
+        extra = _complement(lines[0], citations, situation, frame.attribute) if lines else None
+        if extra is not None:
+            lines.insert(1, extra)  # the first drug's other line, for what its first leaves out
+        return lines[:LIST_LINES]
     if scored and not listing:
         # Only the most specific lines lead: "Tắc ruột do phân." over "Tắc ruột hoặc liệt
         # ruột." for "tắc ruột do phân"; a part of the phrase does not outrank the whole.
@@ -165,6 +176,39 @@ def _listed_line(
         if best is None or score > best[0]:
             best = (score, unit.text)
     return best
+
+
+def _complement(
+    first: tuple[str, Citation],
+    citations: Sequence[Citation],
+    situation: Situation,
+    section: str | None,
+) -> tuple[str, Citation] | None:
+    """The first listed drug's unit that says most specifically what its line does not
+    ("Kháng sinh nào vừa bôi cho chốc, hăm kẽ …, vừa dùng toàn thân cho … áp xe não": acid
+    fusidic's "Dùng ngoài … hăm kẽ, chốc" and its "… kháng penicilin như áp xe, kể cả áp xe
+    não"), or None when every rare word and pair of the question it says is said already."""
+    text, cited = first
+    said_words = set(situation.said_in(text))
+    rest = Situation(
+        {w: idf for w, idf in situation.weights.items() if w not in said_words},
+        situation.pairs - set(pairs_said(situation.said_in(text), situation)),
+        situation.typed,
+        situation.spoken,
+    )
+    best: tuple[float, str, Citation] | None = None
+    for c in citations:
+        if c.drug_id != cited.drug_id or c.quarantined or c.text.lstrip().startswith("|"):
+            continue
+        if section and c.section_key != section:
+            continue
+        for unit in units(c.text):
+            if unit.bare in text:
+                continue
+            score = specificity(unit.bare, rest)
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, unit.text, c)
+    return (best[1], best[2]) if best is not None else None
 
 
 def _best_unit(text: str, phrases: Sequence[str]) -> tuple[int, str] | None:

@@ -129,3 +129,28 @@ def test_a_listed_drugs_line_says_the_condition(question: str, drug: str, line: 
     listed = next(b for b in _in_view(result) if b.title == LISTED)
     said = [text for text, _ in listed.claims if text.startswith(drug)]
     assert said and line.lower() in said[0].lower(), listed.claims
+
+
+@pytest.mark.parametrize(
+    ("question", "drug", "lines"),
+    [
+        # Two uses asked of one drug: its line for each, the first drug listed twice.
+        (
+            "Thuốc nào vừa dùng trong hội chứng Kawasaki, vừa có chỉ định dự phòng nhồi máu cơ tim?",
+            "ACID ACETYLSALICYLIC",
+            ["Kawasaki", "nhồi máu cơ"],
+        ),
+        (
+            "Có thuốc nào vừa làm tan sỏi mật cholesterol, vừa dùng trong hội chứng "
+            "Smith-Lemli-Opitz không?",
+            "ACID CHENODEOXYCHOLIC",
+            ["Smith-Lemli-Opitz", "làm tan sỏi mật cholesterol"],
+        ),
+    ],
+)
+def test_the_first_drugs_other_line_comes_for_what_its_first_leaves_out(
+    question: str, drug: str, lines: list[str]
+) -> None:
+    listed = next(b for b in _in_view(answer_turn(question)) if b.title == LISTED)
+    own = [text for text, _ in listed.claims if text.startswith(drug)]
+    assert all(any(line in text for text in own) for line in lines), listed.claims
