@@ -24,6 +24,8 @@ from retrieval.which_drug_search import drugs_of_class_for_condition
 
 NAME = "class_drug"
 _WHICH = ("nào", "gì")
+# "bất cứ / bất kỳ … nào" is any drug of the class (a contraindication told), not which.
+_ANY = {("bat", "cu"), ("bat", "ky"), ("bat", "ki")}
 # Above the which-drug readings (87-90): the class narrows what they would list.
 PRIOR = 91
 
@@ -38,6 +40,8 @@ def _asked_for(asking: str, word: str) -> bool:
     for start in range(len(folded) - len(phrase) + 1):
         if folded[start : start + len(phrase)] != phrase:
             continue
+        if tuple(folded[max(0, start - 2) : start]) in _ANY:
+            continue  # "người đang dùng bất cứ thuốc chống đông máu nào": any, not which
         after = start + len(phrase)
         for n in range(after, min(after + 3, len(folded))):
             if any(folded[n] == fold(w) and diacritics_agree(typed[n], w) for w in _WHICH):

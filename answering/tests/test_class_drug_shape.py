@@ -91,6 +91,8 @@ def test_the_patients_medicine_is_the_context_of_a_class_listing() -> None:
     [
         # The named drug is of the class asked: no other drug is asked for.
         "Acid valproic và thuốc chống động kinh nào khác dùng được cho phụ nữ có thai?",
+        # "bất cứ … nào" is any drug of the class: a contraindication told of the named drug.
+        "Diclofenac dùng cho BN đang dùng bất cứ thuốc chống đông máu nào được không?",
         # A class said as what a germ resists, then "não" (brain), is asked for by no one.
         "Kháng sinh nào dùng cho nhiễm tụ cầu kháng penicilin như áp xe não?",
     ],
