@@ -18,6 +18,7 @@ from answering.reading import (
     patient_context,
 )
 from answering.shapes.base import Candidate, Shape, candidate
+from corpus.sections import SectionKey
 from corpus.text import diacritics_agree, fold, typed_words, words
 from retrieval.classes import class_members, classes_said
 from retrieval.which_drug_search import drugs_of_class_for_condition
@@ -26,6 +27,9 @@ NAME = "class_drug"
 _WHICH = ("nào", "gì")
 # "bất cứ / bất kỳ … nào" is any drug of the class (a contraindication told), not which.
 _ANY = {("bat", "cu"), ("bat", "ky"), ("bat", "ki")}
+# The sections a question asking for a drug of a class may name (an indication, or the
+# overdose of a poisoning told): an interaction or a mixing asked is the named drug's.
+_ASKED_SECTIONS = (None, SectionKey.CHI_DINH, SectionKey.QUA_LIEU_VA_XU_TRI)
 # Above the which-drug readings (87-90): the class narrows what they would list.
 PRIOR = 91
 
@@ -50,6 +54,10 @@ def _asked_for(asking: str, word: str) -> bool:
 
 
 def recognise(reading: Reading) -> list[Candidate]:
+    if reading.paired or reading.section not in _ASKED_SECTIONS:
+        # "Warfarin dùng chung với thuốc chống viêm không steroid nào …", "Phenytoin tương tác
+        # với thuốc chống nấm azol nào?": the named drug's lines naming the class answer.
+        return []
     asking = asking_sentences(reading.question)
     for item in classes_said(asking):
         if not any(_asked_for(asking, word) for word in item.words):

@@ -91,6 +91,10 @@ def test_the_patients_medicine_is_the_context_of_a_class_listing() -> None:
     [
         # The named drug is of the class asked: no other drug is asked for.
         "Acid valproic và thuốc chống động kinh nào khác dùng được cho phụ nữ có thai?",
+        # A class asked with the named drug, as an interaction: the drug's own lines answer.
+        "Warfarin dùng chung với thuốc chống viêm không steroid nào thì ít nguy cơ chảy máu?",
+        "Omeprazol có tương tác với thuốc chống đông nào không?",
+        "Phenytoin tương tác với thuốc chống nấm azol nào?",
         # "bất cứ … nào" is any drug of the class: a contraindication told of the named drug.
         "Diclofenac dùng cho BN đang dùng bất cứ thuốc chống đông máu nào được không?",
         # A class said as what a germ resists, then "não" (brain), is asked for by no one.
