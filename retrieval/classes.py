@@ -12,7 +12,8 @@ entry; keep the words specific (never "kháng sinh" or "thuốc").
 from dataclasses import dataclass
 
 from corpus.models import Drug
-from corpus.text import diacritics_agree, folded_phrase, typed_words, words
+from corpus.text import folded_phrase
+from retrieval.phrases import compile_table, match_table
 
 
 @dataclass(frozen=True)
@@ -217,41 +218,26 @@ def class_words(drug_id: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-# Each class phrasing as (class, folded words, words as printed), built once.
-_PHRASINGS = tuple(
-    (item, tuple(words(word)), tuple(typed_words(word))) for item in CLASSES for word in item.words
-)
+# The class phrasings as a phrase table (`retrieval.phrases`): matched folded at word bounds,
+# the typed diacritics agreeing, the longest phrasing where two overlap.
+_TABLE = compile_table({item.name: item.words for item in CLASSES})
+_BY_NAME = {item.name: item for item in CLASSES}
+
+
+def class_mentions(text: str) -> list[tuple[DrugClass, int, int]]:
+    """(class, index of its first word, its word count) for each class phrasing the text says
+    ("thuốc chống động kinh nào …" is no "thuốc chống đông"), in the order said."""
+    folded = folded_phrase(text)
+    found = [
+        (_BY_NAME[m.key], folded.count(" ", 0, m.start), len(m.phrase.split()))
+        for m in match_table(text, _TABLE)
+    ]
+    return sorted(found, key=lambda f: f[1])
 
 
 def classes_said(text: str) -> list[DrugClass]:
-    """The classes a text names by one of their phrasings ("thuốc chống động kinh nào …"), in
-    the order said. Diacritics typed must agree ("thuốc chống động kinh" is no "thuốc chống
-    đông"), and where phrasings overlap the longest is the one said (typed without them,
-    "thuoc chong dong kinh" is the anticonvulsants')."""
-    folded, typed = words(text), typed_words(text)
-    if len(typed) != len(folded):
-        typed = folded
-    padded = f" {' '.join(folded)} "
-    found: list[tuple[int, int, DrugClass]] = []
-    for item, phrase, marks in _PHRASINGS:
-        if f" {' '.join(phrase)} " not in padded:
-            continue
-        size = len(phrase)
-        for start in range(len(folded) - size + 1):
-            if tuple(folded[start : start + size]) == phrase and all(
-                diacritics_agree(t, m)
-                for t, m in zip(typed[start : start + size], marks, strict=True)
-            ):
-                found.append((start, size, item))
-    taken: set[int] = set()
-    said: list[tuple[int, DrugClass]] = []
-    for start, size, item in sorted(found, key=lambda f: (-f[1], f[0])):
-        cells = set(range(start, start + size))
-        if cells & taken:
-            continue
-        taken |= cells
-        said.append((start, item))
-    return list(dict.fromkeys(item for _, item in sorted(said, key=lambda s: s[0])))
+    """The classes a text names by one of their phrasings, in the order said."""
+    return list(dict.fromkeys(item for item, _, _ in class_mentions(text)))
 
 
 def class_members(item: DrugClass) -> tuple[str, ...]:

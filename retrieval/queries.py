@@ -28,11 +28,11 @@ from retrieval.evidence import (
     fuse,
     pack,
 )
-from retrieval.indication_text import folded_texts
+from retrieval.indication_text import folded_texts, printing_phrase
 from retrieval.paragraphs import as_evidence as _evidence
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
-from retrieval.ranked import printed_rare_words, printing_phrase, section_evidence
+from retrieval.ranked import printed_rare_words, section_evidence
 from retrieval.rerank import rerank
 from retrieval.situations import condition_synonyms
 

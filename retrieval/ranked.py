@@ -23,7 +23,7 @@ import bm25s
 import numpy as np
 
 from corpus.models import ChunkStamp
-from corpus.text import CASE_FILLER, diacritics_agree, folded_phrase, typed_words, words
+from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
 from retrieval.evidence import Evidence
 from retrieval.paragraphs import as_evidence, chunk_rows
 from retrieval.ranked_store import stored_or_built
@@ -62,7 +62,6 @@ class _Index:
     sections: dict[tuple[str, str], list[int]]  # (drug, section) → rows in book order
     drug_rows: dict[str, np.ndarray]  # drug → its rows
     section_rows: dict[str, np.ndarray]  # section key → its rows
-    folded: dict[int, str] = field(default_factory=dict)  # row → its folded text, as read
 
     def idf(self, word: str) -> float:
         df = self.df.get(word, 0)
@@ -149,25 +148,6 @@ def section_evidence(drug_id: str, section_key: str) -> list[Evidence]:
     """Every paragraph of one section in book order (the section route, without a query)."""
     index = get_index()
     return [index.evidence[row] for row in index.sections.get((drug_id, section_key), ())]
-
-
-def printing_phrase(
-    drug_id: str, phrase: str, section_keys: Sequence[str], route: str
-) -> list[Evidence]:
-    """The drug's paragraphs of the sections given (in that order, book order within each)
-    whose folded words print the folded phrase, as `route`: the phrase query of the full-text
-    index, read from the paragraphs in memory (~2 ms of the database a query, two a turn)."""
-    index = get_index()
-    padded = f" {phrase} "
-    found = []
-    for key in dict.fromkeys(section_keys):
-        for row in index.sections.get((drug_id, key), ()):
-            text = index.folded.get(row)
-            if text is None:
-                text = index.folded[row] = f" {folded_phrase(index.evidence[row].text)} "
-            if padded in text:
-                found.append(replace(index.evidence[row], route=route))
-    return found
 
 
 def said_as_number(word: str) -> bool:

@@ -20,7 +20,7 @@ from answering.reading import (
 from answering.shapes.base import Candidate, Shape, candidate
 from corpus.sections import SectionKey
 from corpus.text import diacritics_agree, fold, typed_words, words
-from retrieval.classes import class_members, classes_said
+from retrieval.classes import class_members, class_mentions
 from retrieval.which_drug_search import drugs_of_class_for_condition
 
 NAME = "class_drug"
@@ -34,23 +34,21 @@ _ASKED_SECTIONS = (None, SectionKey.CHI_DINH, SectionKey.QUA_LIEU_VA_XU_TRI)
 PRIOR = 91
 
 
-def _asked_for(asking: str, word: str) -> bool:
-    """The class's phrasing asked for: followed, within two words, by "nào" or "gì" as typed
-    ("… kháng penicilin như áp xe não" asks for no penicillin)."""
+def _asked_for(asking: str, start: int, size: int) -> bool:
+    """The class's phrasing (its words at start .. start + size) asked for: followed, within
+    two words, by "nào" or "gì" as typed ("… kháng penicilin như áp xe não" asks for no
+    penicillin), and not "bất cứ / bất kỳ" before it."""
     folded, typed = words(asking), typed_words(asking)
     if len(typed) != len(folded):
         typed = folded
-    phrase = words(word)
-    for start in range(len(folded) - len(phrase) + 1):
-        if folded[start : start + len(phrase)] != phrase:
-            continue
-        if tuple(folded[max(0, start - 2) : start]) in _ANY:
-            continue  # "người đang dùng bất cứ thuốc chống đông máu nào": any, not which
-        after = start + len(phrase)
-        for n in range(after, min(after + 3, len(folded))):
-            if any(folded[n] == fold(w) and diacritics_agree(typed[n], w) for w in _WHICH):
-                return True
-    return False
+    if tuple(folded[max(0, start - 2) : start]) in _ANY:
+        return False  # "người đang dùng bất cứ thuốc chống đông máu nào": any, not which
+    after = start + size
+    return any(
+        folded[n] == fold(w) and diacritics_agree(typed[n], w)
+        for n in range(after, min(after + 3, len(folded)))
+        for w in _WHICH
+    )
 
 
 def recognise(reading: Reading) -> list[Candidate]:
@@ -59,8 +57,8 @@ def recognise(reading: Reading) -> list[Candidate]:
         # với thuốc chống nấm azol nào?": the named drug's lines naming the class answer.
         return []
     asking = asking_sentences(reading.question)
-    for item in classes_said(asking):
-        if not any(_asked_for(asking, word) for word in item.words):
+    for item, start, size in class_mentions(asking):
+        if not _asked_for(asking, start, size):
             continue
         members = class_members(item)
         if not members or set(reading.drugs) & set(members):
