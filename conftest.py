@@ -68,7 +68,7 @@ def django_db_setup(django_db_setup, django_db_blocker, corpus_dir):  # type: ig
 # The longest-running test files (CPU of the whole suite, self and child processes), started
 # first: `make test` hands tests out one at a time (--dist loadgroup), so they run side by
 # side on the workers while the short tests fill in around them, instead of one of them
-# holding up the end of the run alone. (The ward browser module, one xdist group of 8 tests,
+# holding up the end of the run alone. (The ward browser module, one xdist group of 9 tests,
 # is handed out first anyway: groups go by size.)
 LONGEST_FIRST = (
     "duocthu/tests/test_serving.py",
