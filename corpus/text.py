@@ -5,6 +5,7 @@ diacritics-kept form and prefers exact matches. Numbers are never touched here.
 """
 
 import re
+import sys
 import unicodedata
 from collections.abc import Collection
 from functools import lru_cache
@@ -42,13 +43,22 @@ _UNMARKED = _Unmarked()
 
 # A turn folds the same paragraphs many times (ranking, coverage, floors, leads: ~130 calls,
 # a quarter of a turn's CPU before the cache, bench/chat_turn.py).
-@lru_cache(maxsize=1 << 14)
-def fold(text: str) -> str:
-    """Lower-case, strip diacritics (đ→d by hand: NFD leaves it alone)."""
+# Each cache holds at most this many texts (paragraphs among them): a turn folds a few hundred;
+# 16,384 paragraphs' words were ~120 MB of a worker at 7× the book (issue 23).
+_CACHED = 1 << 12
+
+
+def _fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     text = nfc(text).translate(_LOOKALIKES).lower().replace("đ", "d")
     return unicodedata.normalize("NFD", text).translate(_UNMARKED)
+
+
+@lru_cache(maxsize=_CACHED)
+def fold(text: str) -> str:
+    """Lower-case, strip diacritics (đ→d by hand: NFD leaves it alone)."""
+    return _fold(text)
 
 
 def keep_lower(text: str) -> str:
@@ -63,11 +73,23 @@ def words(text: str) -> list[str]:
 
 # Like `fold`: a turn splits the same paragraphs and phrase-table entries into words some
 # 400 times (floors, ranking, coverage), ~12 % of its CPU before this cache.
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=_CACHED)
 def _words(text: str) -> tuple[str, ...]:
-    if text.isascii():  # the same tokens without the Unicode passes: most names are ASCII
-        return tuple(_WORD_RE.findall(text.lower()))
-    return tuple(_WORD_RE.findall(fold(text)))
+    return tuple(map(sys.intern, _WORD_RE.findall(fold(text))))  # one string per word kept
+
+
+def uncached_words(text: str) -> list[str]:
+    """`words(text)` without filling the caches: for building an index of every paragraph
+    once (the caches are for the texts a turn reads again and again)."""
+    return _WORD_RE.findall(_fold(text))
+
+
+def uncached_typed_words(text: str) -> list[str]:
+    """`typed_words(text)` without filling the caches."""
+    folded, kept = _fold(text), keep_lower(text)
+    if len(folded) != len(kept):
+        return _WORD_RE.findall(folded)
+    return [kept[m.start() : m.end()] for m in _WORD_RE.finditer(folded)]
 
 
 def typed_words(text: str) -> list[str]:
@@ -75,12 +97,12 @@ def typed_words(text: str) -> list[str]:
     return list(_typed_words(text))
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=_CACHED)
 def _typed_words(text: str) -> tuple[str, ...]:
     folded, kept = fold(text), keep_lower(text)
     if len(folded) != len(kept):  # a character that folds to two; compare folded only
         return _words(text)
-    return tuple(kept[m.start() : m.end()] for m in _WORD_RE.finditer(folded))
+    return tuple(sys.intern(kept[m.start() : m.end()]) for m in _WORD_RE.finditer(folded))
 
 
 def diacritics_agree(typed: str, phrase: str) -> bool:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from corpus.text import words
+from duocthu.memory import give_back_freed_memory
 from retrieval import catalog_store, name_conflicts, slips
 from retrieval.name_forms import ABBREVIATIONS, head_forms, measured
 from retrieval.turn_cache import once_per_turn
@@ -329,6 +330,7 @@ def get_resolver() -> CatalogDrugResolver:
         _cached[stamp] = resolver
         while len(_cached) > _KEEP:
             _cached.popitem(last=False)
+        give_back_freed_memory()  # a build's or a snapshot's decoding's leftovers
         return resolver
 
 

@@ -15,7 +15,7 @@ their text), ~0.5 s for the shared corpus.
 import logging
 import math
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -23,9 +23,17 @@ import bm25s
 import numpy as np
 
 from corpus.models import ChunkStamp
-from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
+from corpus.text import (
+    CASE_FILLER,
+    diacritics_agree,
+    typed_words,
+    uncached_typed_words,
+    uncached_words,
+    words,
+)
+from duocthu.memory import give_back_freed_memory
 from retrieval.evidence import Evidence
-from retrieval.paragraphs import as_evidence, chunk_rows
+from retrieval.paragraphs import book_paragraphs
 from retrieval.ranked_store import stored_or_built
 from retrieval.situations import GENERIC_SITUATION_WORDS
 from retrieval.turn_cache import once_per_turn
@@ -39,12 +47,13 @@ INFORMATIVE_IDF = 2.0
 
 def tokens(text: str, *, exact: bool = True) -> list[str]:
     """Folded syllables, their bigrams and (typed with diacritics) the exact syllables."""
-    folded = words(text)
+    return _tokens(words(text), typed_words(text) if exact else None)
+
+
+def _tokens(folded: list[str], kept: list[str] | None) -> list[str]:
     out = folded + [f"{a}_{b}" for a, b in zip(folded, folded[1:], strict=False)]
-    if exact:
-        kept = typed_words(text)
-        if len(kept) == len(folded):
-            out += [f"={k}" for f, k in zip(folded, kept, strict=True) if f != k]
+    if kept is not None and len(kept) == len(folded):
+        out += [f"={k}" for f, k in zip(folded, kept, strict=True) if f != k]
     return out
 
 
@@ -54,8 +63,8 @@ class _Index:
     model: bm25s.BM25
     chunk_ids: np.ndarray
     evidence: list[Evidence]  # per row: the paragraph as evidence, for searches to return
-    vocab: dict[str, int]
-    df: Counter[str]
+    vocab: dict[str, int]  # token → its column
+    df: np.ndarray  # column → the paragraphs that say the token
     n: int
     row_of: dict[int, int]  # chunk id → row
     part_of: list[int]  # row → the chunk's part index in its section
@@ -63,8 +72,14 @@ class _Index:
     drug_rows: dict[str, np.ndarray]  # drug → its rows
     section_rows: dict[str, np.ndarray]  # section key → its rows
 
+    def says(self, word: str) -> bool:
+        """Whether some paragraph says the folded word (or pair)."""
+        column = self.vocab.get(word)
+        return column is not None and self.df[column] > 0
+
     def idf(self, word: str) -> float:
-        df = self.df.get(word, 0)
+        column = self.vocab.get(word)
+        df = int(self.df[column]) if column is not None else 0
         return math.log((self.n - df + 0.5) / (df + 0.5) + 1)
 
 
@@ -91,7 +106,9 @@ def get_index() -> _Index:
     stamp = once_per_turn("chunks", _stamp)
     with _lock:
         if _index is None or _index.stamp != stamp:
-            _index = _built.get(stamp) or _build(stamp)
+            if (_index := _built.get(stamp)) is None:
+                _index = _build(stamp)
+                give_back_freed_memory()
             _built[stamp] = _index
             _built.move_to_end(stamp)
             while len(_built) > _KEEP:
@@ -100,24 +117,26 @@ def get_index() -> _Index:
 
 
 def _build(stamp: str) -> _Index:
-    read = list(chunk_rows().order_by("id"))
-    chunks = [as_evidence(c) for c in read]
+    chunks: list[Evidence] = []
+    part_of: list[int] = []
+    for evidence, part in book_paragraphs():
+        chunks.append(evidence)
+        part_of.append(part)
     rows = [(e.chunk_id, e.drug_id, e.section_key) for e in chunks]
-    part_of = [c.part_index for c in read]
     sections: dict[tuple[str, str], list[int]] = {}
     for row, (_, drug_id, section_key) in enumerate(rows):
         sections.setdefault((drug_id, section_key), []).append(row)
     for members in sections.values():
         members.sort(key=lambda row: part_of[row])
     texts = [f"{e.label} {e.text}" for e in chunks]
-    model, df = stored_or_built(texts, lambda: _scored(texts))
+    model = stored_or_built(texts, lambda: _scored(texts))
     return _Index(
         stamp=stamp,
         model=model,
         chunk_ids=np.array([r[0] for r in rows] or [0]),
         evidence=chunks,
-        vocab=dict(model.vocab_dict),
-        df=df,
+        vocab=model.vocab_dict,
+        df=np.diff(model.scores["indptr"]),
         n=max(len(rows), 1),
         row_of={r[0]: n for n, r in enumerate(rows)},
         part_of=part_of,
@@ -134,14 +153,19 @@ def _rows_by(keys: Iterable[str]) -> dict[str, np.ndarray]:
     return {key: np.array(rows, dtype=np.intp) for key, rows in by.items()}
 
 
-def _scored(texts: list[str]) -> tuple[bm25s.BM25, Counter[str]]:
-    corpus = [tokens(text) for text in texts] or [["_"]]
+def _scored(texts: list[str]) -> bm25s.BM25:
+    """The BM25 model of the paragraphs, each tokenized into ids as it is read: the whole
+    book's token strings at once were ~600 MB at 7× the book, never returned to the system
+    (issue 23); ids are 4 bytes a token and freed with their arrays."""
+    vocab: dict[str, int] = {}
+    ids = []
+    for text in texts or ["_"]:
+        toks = _tokens(uncached_words(text), uncached_typed_words(text))
+        ids.append(np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), np.int32))
     model = bm25s.BM25()
-    model.index(corpus, show_progress=False)
-    df: Counter[str] = Counter()
-    for toks in corpus:
-        df.update({t for t in toks if not t.startswith("=")})
-    return model, df
+    corpus = bm25s.tokenization.Tokenized(ids=ids, vocab=vocab)
+    model.index(corpus, create_empty_token=False, show_progress=False)  # no query is ""
+    return model
 
 
 def section_evidence(drug_id: str, section_key: str) -> list[Evidence]:
@@ -274,7 +298,7 @@ def printed_rare_words(text: str) -> list[str]:
     """The text's folded words the book prints, rare enough to name a situation by themselves
     (a word the book never prints names nothing in it)."""
     index = get_index()
-    return [w for w in dict.fromkeys(words(text)) if w in index.df and index.idf(w) >= RARE_IDF]
+    return [w for w in dict.fromkeys(words(text)) if index.says(w) and index.idf(w) >= RARE_IDF]
 
 
 def names_situation(text: str, situation: Situation) -> bool:

@@ -9,12 +9,10 @@ changed book, tokenizer or bm25s version never meets an old file.
 """
 
 import hashlib
-import json
 import logging
 import os
 import shutil
 import tempfile
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -29,25 +27,22 @@ KEEP = 4
 
 _CODE = (Path(__file__).with_name("ranked.py"), Path(__file__).parents[1] / "corpus" / "text.py")
 
-Scored = tuple[bm25s.BM25, Counter[str]]
 
-
-def stored_or_built(texts: Sequence[str], build: Callable[[], Scored]) -> Scored:
-    """The BM25 model and document frequencies of `texts`, from disk when stored."""
+def stored_or_built(texts: Sequence[str], build: Callable[[], bm25s.BM25]) -> bm25s.BM25:
+    """The BM25 model of `texts`, from disk when stored."""
     root = getattr(settings, "RANKED_INDEX_DIR", None)
     if not root or len(texts) < MIN_STORED_PARAGRAPHS:
         return build()
     folder = Path(root) / _digest(texts)
     try:
         model = bm25s.BM25.load(str(folder), show_progress=False)
-        df = Counter(json.loads((folder / "df.json").read_text(encoding="utf-8")))
         os.utime(folder)  # the last used are kept
-        return model, df
+        return model
     except (OSError, ValueError):
         pass  # not stored yet (or half removed by a prune): score and store
-    model, df = build()
-    _store(Path(root), folder, model, df)
-    return model, df
+    model = build()
+    _store(Path(root), folder, model)
+    return model
 
 
 def _digest(texts: Sequence[str]) -> str:
@@ -60,12 +55,11 @@ def _digest(texts: Sequence[str]) -> str:
     return digest.hexdigest()[:32]
 
 
-def _store(root: Path, folder: Path, model: bm25s.BM25, df: Counter[str]) -> None:
+def _store(root: Path, folder: Path, model: bm25s.BM25) -> None:
     try:
         root.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
         model.save(str(work))
-        (work / "df.json").write_text(json.dumps(df, ensure_ascii=False), encoding="utf-8")
         try:
             work.rename(folder)  # whole or not at all; another process may have won
         except OSError:
