@@ -66,12 +66,14 @@ def place_floors(
     lead_is_contraindication = bool(blocks) and blocks[0].section_key == SectionKey.CHONG_CHI_DINH
     front: list[AnswerBlock] = []
     after: list[AnswerBlock] = []
+    shown = [text for b in blocks if not b.collapsed for text, _ in b.claims]
     for line in retrieved.floor:
         c = by_chunk.get(line.evidence.chunk_id)
         if c is None or (not line.first and all(_seen(text, seen) for text in line.lines)):
             continue
         block = _floor_block(line, c)
         seen += "\n" + "\n".join(line.lines)
+        shown.append("\n".join(line.lines))
         is_contraindication = c.section_key == SectionKey.CHONG_CHI_DINH
         leads = line.names_situation and (is_contraindication or c.section_key == line.leads_in)
         leads = leads and not (line.says and says_any(seen, line.says))
@@ -91,7 +93,7 @@ def place_floors(
         for b in blocks
         if not (b.collapsed and len(b.claims) == 1 and set(b.claims[0][1]) <= shown_whole)
     ]
-    after += _ranked_blocks(retrieved, by_chunk, seen)
+    after += _ranked_blocks(retrieved, by_chunk, seen, shown)
     start = _after_notices(blocks)
     blocks[start:start] = front
     at = first_collapsed(blocks)
@@ -108,7 +110,7 @@ def _after_notices(blocks: Sequence[AnswerBlock]) -> int:
 
 
 def _ranked_blocks(
-    retrieved: Retrieved, by_chunk: dict[int, Citation], seen: str
+    retrieved: Retrieved, by_chunk: dict[int, Citation], seen: str, shown: Sequence[str]
 ) -> list[AnswerBlock]:
     """The asked section's best-ranked paragraph when it says the situation (a rare word or
     pair of the question's: the dose for the indication named, "COPD đợt cấp … mấy ngày"),
@@ -134,7 +136,7 @@ def _ranked_blocks(
         covered = coverage(e.text, situation)
         better = (
             covered >= RANKED_COVERAGE
-            and covered >= coverage(seen, situation) + RANKED_MARGIN
+            and covered >= max((coverage(t, situation) for t in shown), default=0.0) + RANKED_MARGIN
             and names_situation(e.text, situation)
         )
         if (missed and (covered > 0 or prints_phrase(e.text, phrases))) or better:

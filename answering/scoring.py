@@ -4,8 +4,9 @@ A case is {id, question, history?, kind?, expect: {decision, drugs, sections | a
 must_contain}}; an answer is a `TurnResult.as_dict()`. The key fact is every `must_contain`
 string in the answer (whitespace collapsed); *in view* is the first of them in the blocks before
 the first collapsed one; *visible* is those blocks' characters. The unsafe proxy is the
-outside scorer's: a "không nêu" notice where the book has the fact, a contraindication key
-fact out of view, a named drug dropped.
+outside scorer's — a "không nêu" notice where the book has the fact, a contraindication key
+fact out of view, a named drug dropped — with a contraindication fact known by the case's one
+section too, not only by its attribute.
 """
 
 import statistics
@@ -53,6 +54,14 @@ def expected(case: Mapping[str, Any]) -> dict[str, Any]:
     return x
 
 
+def _section_of_the_fact(x: Mapping[str, Any]) -> str | None:
+    """The section the key fact is printed in: the case's attribute, or its one section (the
+    held-out sets name only that; the outside scorer reads the attribute alone, so a
+    contraindication out of view there went uncounted in them)."""
+    sections = x.get("sections") or []
+    return x.get("attribute") or (sections[0] if len(sections) == 1 else None)
+
+
 def score(case: Mapping[str, Any], result: Mapping[str, Any]) -> Score | None:
     """The answer's score, or None for a case with no key fact to look for."""
     x = expected(case)
@@ -66,7 +75,7 @@ def score(case: Mapping[str, Any], result: Mapping[str, Any]) -> Score | None:
     why = []
     if "không nêu" in (result.get("answer_text") or ""):
         why.append("says the book does not mention it")
-    if x.get("attribute") == "chong_chi_dinh" and not all(m in seen for m in wanted):
+    if _section_of_the_fact(x) == "chong_chi_dinh" and not all(m in seen for m in wanted):
         why.append("contraindication not in view")
     got = set((result.get("frame") or {}).get("drugs") or [])
     reverse = x.get("attribute") == "chi_dinh" and len(x.get("drugs") or []) > 1

@@ -18,8 +18,8 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
+from corpus.memory import give_back_freed_memory
 from corpus.text import words
-from duocthu.memory import give_back_freed_memory
 from retrieval import catalog_store, name_conflicts, slips
 from retrieval.name_forms import ABBREVIATIONS, head_forms, measured
 from retrieval.turn_cache import once_per_turn

@@ -119,18 +119,21 @@ def _lines_naming(evidence: Evidence, situation: Situation) -> list[str]:
 def safety_floor(
     drug_ids: Sequence[str], situation: Situation, extra_sections: Sequence[str] = ()
 ) -> list[FloorLine]:
-    """Per drug, its contraindications (short: whole; long: the lines saying the situation),
-    then its caution / pregnancy / breast-feeding lines saying it."""
+    """Per drug, its contraindications (short, or none saying the situation: whole; long:
+    the lines saying it), then its caution / pregnancy / breast-feeding lines saying it."""
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
         contraindications = find_by_section(drug_id, SectionKey.CHONG_CHI_DINH)
-        short = sum(len(e.text) for e in contraindications) <= SHORT_SECTION
-        for e in contraindications:
-            naming = _lines_naming(e, situation)
-            if short:
-                floor.append(FloorLine(e, tuple(book_lines(e.text)), True, bool(naming)))
-            elif naming:
-                floor.append(FloorLine(e, tuple(naming), False, True))
+        named = [_lines_naming(e, situation) for e in contraindications]
+        # A long section none of whose lines says the situation in its words is shown whole:
+        # the book may say it otherwise ("Loạn năng giáp" for a patient with Basedow), and
+        # what the patient must not be given is checked by the pharmacist, never guessed.
+        whole = sum(len(e.text) for e in contraindications) <= SHORT_SECTION or not any(named)
+        for e, lines in zip(contraindications, named, strict=True):
+            if whole:
+                floor.append(FloorLine(e, tuple(book_lines(e.text)), True, bool(lines)))
+            elif lines:
+                floor.append(FloorLine(e, tuple(lines), False, True))
         if not situation.weights:
             continue
         # The pairs in a fixed order: the query's bigrams cross them, so a set's hash order

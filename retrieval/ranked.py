@@ -9,8 +9,7 @@ sections, and then ranks only their paragraphs with the book's IDF.
 
 The index is built in memory with `bm25s` (a maintained, numpy-only BM25) from every chunk,
 once per version of the chunks (`corpus.ChunkStamp`, moved by a trigger on every write of
-their text), ~0.5 s for the shared corpus.
-"""
+their text), ~0.5 s for the shared corpus."""
 
 import logging
 import math
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import bm25s
 import numpy as np
 
+from corpus.memory import give_back_freed_memory
 from corpus.models import ChunkStamp
 from corpus.text import (
     CASE_FILLER,
@@ -31,7 +31,6 @@ from corpus.text import (
     uncached_words,
     words,
 )
-from duocthu.memory import give_back_freed_memory
 from retrieval.evidence import Evidence
 from retrieval.paragraphs import book_paragraphs
 from retrieval.ranked_store import stored_or_built
@@ -85,9 +84,8 @@ class _Index:
 
 _lock = threading.Lock()
 _index: _Index | None = None
-# The last few indexes by stamp: a stamp seen again is the same chunks (the version comes
-# from a sequence; a test's rolled-back edit returns to the previous one, which was rebuilt
-# each time, ~2 s of CPU, before).
+# The last few indexes by stamp: a stamp seen again is the same chunks (a test's rolled-back
+# edit returns to the previous one, rebuilt each time before, ~2 s of CPU).
 _built: "OrderedDict[str, _Index]" = OrderedDict()
 _KEEP = 3
 
@@ -154,9 +152,8 @@ def _rows_by(keys: Iterable[str]) -> dict[str, np.ndarray]:
 
 
 def _scored(texts: list[str]) -> bm25s.BM25:
-    """The BM25 model of the paragraphs, each tokenized into ids as it is read: the whole
-    book's token strings at once were ~600 MB at 7× the book, never returned to the system
-    (issue 23); ids are 4 bytes a token and freed with their arrays."""
+    """The BM25 model of the paragraphs, each tokenized into ids as it is read (the book's
+    token strings at once were ~600 MB at 7× it, issue 23)."""
     vocab: dict[str, int] = {}
     ids = []
     for text in texts or ["_"]:

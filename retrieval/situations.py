@@ -72,6 +72,25 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "muốn có con",
         "muốn sinh con",
         "chuẩn bị có con",
+        "muốn có thai",
+        "định có thai",
+        "định mang thai",
+        "chuẩn bị có thai",
+        "chuẩn bị mang thai",
+        "kế hoạch có thai",
+        "kế hoạch mang thai",
+        "chuẩn bị có em bé",
+        "muốn có em bé",
+        # A pregnancy just found ("trễ kinh 10 ngày, que thử 2 vạch").
+        "que thử 2 vạch",
+        "que thử hai vạch",
+        "thử thai dương tính",
+        "trễ kinh",
+        "chậm kinh",
+        # Assisted reproduction: a pregnancy being started ("chuẩn bị chuyển phôi").
+        "chuyển phôi",
+        "thụ tinh ống nghiệm",
+        "ivf",
         "pregnant",
         "pregnancy",
     ),
@@ -89,6 +108,14 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "nuôi con bú",
         "đang nuôi con bú",
         "nuôi con bằng sữa mẹ",
+        # As mothers and midwives say it ("đang cho bé ti", "hút sữa cho bé").
+        "cho bé ti",
+        "cho con ti",
+        "bé ti mẹ",
+        "ti mẹ",
+        "bú mẹ",
+        "hút sữa",
+        "vắt sữa",
         "ccb",
         "breastfeeding",
     ),
@@ -224,6 +251,9 @@ CONDITION_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # khúc xạ").
     ("đo khúc xạ", "đo kính", "cắt kính", "đo độ mắt"),
     ("liệt cơ thể mi", "liệt điều tiết", "mất điều tiết", "liệt thể mi"),
+    # Hyperthyroidism as the ward names it ("Basedow chưa kiểm soát"); the book prints
+    # "cường giáp", "cường tuyến giáp", "nhiễm độc giáp".
+    ("cường giáp", "cường tuyến giáp", "nhiễm độc giáp", "basedow", "bệnh graves"),
     # Phaeochromocytoma: the book prints "u tế bào ưa crôm"; wards write the organ or the name.
     (
         "u tế bào ưa crôm",

@@ -191,6 +191,9 @@ OPENED: tuple[str, ...] = (
     "pha xong",
     "sau khi pha",
     "đã pha",
+    # The rest kept for later doses ("có để tủ lạnh dùng dần được không"); "hoàn nguyên"
+    # is no such phrase: "sau khi hoàn nguyên pha loãng với NaCl …" asks what it mixes with.
+    "dùng dần",
     # Part used, the rest kept ("chai albumin mở ra truyền được 1 nửa, để dành tối").
     "mở ra",
     "mở rồi",

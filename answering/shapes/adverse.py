@@ -14,7 +14,7 @@ from answering.red_flags import follows_a_drug
 from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from answering.units import Unit, units
-from corpus.sections import SectionKey
+from corpus.sections import PATIENT_SECTIONS, SectionKey
 from corpus.text import fold, folded_phrase, prints_phrase
 from retrieval.catalog import get_resolver
 from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
@@ -113,8 +113,11 @@ def _managed(reading: Reading) -> Candidate | None:
     named = bool(match_table(asking, _ADR_NAMED)) and bool(match_table(asking, _ADR_MANAGED))
     # As for a symptom asked with no section's word: a name no monograph answers for is a
     # switch ("đang uống bisoprolol, muốn chuyển sang clonidin, có cần ngừng trước?").
+    # A pregnancy or breast-feeding told is the patient's situation, no reaction's story
+    # ("đang uống phenytoin …, chuẩn bị có em bé. Uống tiếp được ko hay phải đổi?").
     told = (
-        prints_phrase(asking, _MANAGING)
+        reading.frame.population not in PATIENT_SECTIONS
+        and prints_phrase(asking, _MANAGING)
         and _told_since_a_drug(reading.question)
         and all(get_resolver().mentioned_in_book(u) for u in reading.unknown)
     )

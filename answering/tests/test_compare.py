@@ -32,6 +32,18 @@ def test_a_key_fact_behind_a_collapsed_block_is_delivered_but_not_in_view() -> N
     assert s.unsafe == ("contraindication not in view",)
 
 
+def test_a_contraindication_fact_known_by_its_one_section_out_of_view_is_unsafe() -> None:
+    held_out = {
+        "expect": {"drugs": ["a"], "sections": ["chong_chi_dinh"], "must_contain": ["Loét"]}
+    }
+    collapsed = _result(("Chỉ định: đau.", False), ("Loét dạ dày.", True))
+    s = score(held_out, collapsed)
+    assert s is not None and s.unsafe == ("contraindication not in view",)
+    either = {"expect": {**held_out["expect"], "sections": ["chong_chi_dinh", "than_trong"]}}
+    s = score(either, collapsed)
+    assert s is not None and s.unsafe == ()  # which section holds the fact is not said
+
+
 def test_the_unsafe_proxy_names_an_absence_notice_and_a_dropped_drug() -> None:
     s = score(CASE, _result(("Loét dạ dày. Dược thư không nêu X.", False), drugs=("b",)))
     assert s is not None and s.in_view
