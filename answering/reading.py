@@ -141,7 +141,7 @@ def as_relation(
 SENTENCE = re.compile(r"[^.?!]+[.?!]*")
 
 
-def _asks(folded: str) -> bool:
+def asks_a_drug(folded: str) -> bool:
     return asks_for_a_drug(folded) or has(folded, "which_drug_strict", "which_drug", "treat")
 
 
@@ -151,7 +151,7 @@ def asking_sentences(question: str) -> str:
     Thuốc nào trị?", "… Trong Dược thư có thuốc nào thay thế?");
     the other sentences are the case told around it. The whole question when none asks."""
     told = [s for s in SENTENCE.findall(question) if s.strip()]
-    asking = [n for n, s in enumerate(told) if _asks(folded_phrase(s))]
+    asking = [n for n, s in enumerate(told) if asks_a_drug(folded_phrase(s))]
     # With a question mark typed, only a sentence ending in one asks ("người đang dùng bất cứ
     # thuốc chống đông máu nào. Cho Lifenac được không?" tells a case, then asks of a drug).
     marked = [n for n, s in enumerate(told) if s.rstrip().endswith("?")]

@@ -92,6 +92,8 @@ class QueryFrame:
     # The drugs a which-drug question names the class of ("thuốc chống động kinh nào …"):
     # the answer is one of them.
     among: tuple[str, ...] = ()
+    # What a which-drug question asks again of the drug found ("… thuốc nào …? Liều bao nhiêu?").
+    asks_of_found: str = ""
     # An emergency the question describes (answering.red_flags: cap_cuu, ngo_doc, tu_hai).
     red_flag: str | None = None
     # Which understanding produced the frame when a model was asked: "model", "deterministic"

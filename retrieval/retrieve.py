@@ -24,6 +24,7 @@ from retrieval.floor import (
     says_any,
 )
 from retrieval.frame import QueryFrame, TurnType
+from retrieval.patient_floor import patient_floor
 from retrieval.queries import find_condition_in_sections, own_names
 from retrieval.ranked import ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, sub_phrases
@@ -135,6 +136,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         population = retrieved.frame.population
         extra = [PATIENT_SECTIONS[p] for p in [population] if p in PATIENT_SECTIONS]
         retrieved.floor = safety_floor(drugs, situation, extra) + retrieved.floor
+    # Pregnant or nursing, whatever was asked: each drug's section for her (the antidote's
+    # in a pregnant woman's poisoning, the dose asked for a nursing mother).
+    given = dict.fromkeys([*drugs, *retrieved.frame.companions])
+    retrieved.floor += patient_floor(list(given), retrieved.frame.population, retrieved.situation)
     return retrieved
 
 

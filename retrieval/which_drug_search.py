@@ -5,14 +5,14 @@ lines; kept to a class's drugs when the question names the class."""
 from dataclasses import replace
 
 from corpus.red_flag_models import RedFlag
-from corpus.sections import SectionKey
-from retrieval.evidence import Outcome, Reason, SafetyFinding, unique_evidence
-from retrieval.floor import companion_floor, overdose_floor
+from corpus.sections import SITUATION_SECTIONS, SectionKey
+from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, unique_evidence
+from retrieval.floor import FloorLine, book_lines, companion_floor, overdose_floor
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.indication_list import ranked_indications, says_as_much, says_specifically
 from retrieval.pairs import patient_safety
 from retrieval.queries import find_by_indication
-from retrieval.ranked import ranked_evidence, situation_of
+from retrieval.ranked import names_situation, ranked_evidence, situation_of
 from retrieval.retrieved import Retrieved, from_decision
 
 # A which-drug condition of more words than this is a story, not a phrase.
@@ -71,9 +71,39 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     pooled = unique_evidence(
         evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]
     )
-    retrieved = from_decision(frame, pooled)
+    about = _about_the_first(frame, question)
+    retrieved = from_decision(frame, unique_evidence(pooled + about))
     retrieved.safety = safety
+    retrieved.floor += [FloorLine(e, tuple(book_lines(e.text)), True, False) for e in about]
     return retrieved
+
+
+# The sections a question asked again of the drug found is answered from: where a pharmacist
+# looks, but the indications the list already shows (and the ADR management beside them).
+_ABOUT_SECTIONS = (
+    *(k for k in SITUATION_SECTIONS if k != SectionKey.CHI_DINH),
+    SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
+)
+
+
+# Paragraphs shown for it: on 16 such questions a helper wrote from other drugs, the answer
+# was in view in 1 before, 6 with the first paragraph, 10 with the first three (visible median
+# 735 -> 1,810 characters).
+ABOUT = 3
+
+
+def _about_the_first(frame: QueryFrame, question: str) -> list[Evidence]:
+    """Asked again of the drug found ("… Nếu tiêm xong mà chậm truyền thì xử lý sao?"): the
+    first drug's best paragraphs (not its indications) the plain ranked search finds for the whole
+    question and what is asked again, when it says the question's situation (a rare word or
+    pair of it)."""
+    if not (frame.asks_of_found and frame.drugs):
+        return []
+    first = frame.drugs[0]
+    # Its words counted twice: what is asked of the drug, in the story's words.
+    best = ranked_evidence(f"{question} {frame.asks_of_found}", [first], _ABOUT_SECTIONS, k=ABOUT)
+    situation = situation_of(question, [first])
+    return [e for e in best if names_situation(e.text, situation)]
 
 
 def drugs_of_class_for_condition(frame: QueryFrame, question: str) -> Retrieved:

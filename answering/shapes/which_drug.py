@@ -1,15 +1,18 @@
 """Which drug treats (or causes, or must not be given with) a condition: the condition is
 looked for in every monograph's Chỉ định (Tác dụng không mong muốn, Chống chỉ định)."""
 
+import re
 from dataclasses import replace
 
 from answering.cues import asks_for_a_drug
 from answering.intents import current_medicines, without_cue
 from answering.leads import lead_sentences
 from answering.reading import (
+    SENTENCE,
     Reading,
     as_relation,
     asking_sentences,
+    asks_a_drug,
     condition_to_drug,
     condition_words,
     patient_context,
@@ -119,7 +122,27 @@ def recognise(reading: Reading) -> list[Candidate]:
     if reading.says("contraindicated_in") and not drugs:
         condition = condition_words(question, ())
         found.append(candidate(NAME, 75, as_relation(frame, "contraindication", condition)))
+    if not drugs and (again := asked_of_the_drug_found(question)):
+        found = [replace(c, frame=replace(c.frame, asks_of_found=again)) for c in found]
     return found
+
+
+# A sentence that asks, after the one asking which drug: of the drug found ("Trong DT có
+# thuốc nào dùng kèm ifosfamid …? Dùng rồi có chắc … không?", "tiêm thuốc gì để phòng …?
+# Nếu … thì xử lý sao?").
+_ASKS_AGAIN = re.compile(
+    r"\b(bao nhieu|bao lau|may (ngay|lan|tuan)|the nao|ra sao|sao|co can|duoc (khong|ko|k))\b"
+    r"|\b(khong|ko)\s*$"
+)
+
+
+def asked_of_the_drug_found(question: str) -> str:
+    """The sentences after the first one asking for a drug, when one of them asks more."""
+    told = [s for s in SENTENCE.findall(question) if s.strip()]
+    asking = [n for n, s in enumerate(told) if asks_a_drug(folded_phrase(s))]
+    later = told[asking[0] + 1 :] if asking else []
+    asks = any(s.rstrip().endswith("?") or _ASKS_AGAIN.search(folded_phrase(s)) for s in later)
+    return "".join(later).strip() if asks else ""
 
 
 SHAPE: Shape = Shape(NAME, recognise, drugs_for_condition, lead_sentences)
