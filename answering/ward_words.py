@@ -87,6 +87,9 @@ LAY_TERMS: dict[str, str] = {
     "tiền liệt tuyến": "tuyến tiền liệt",
     # Counted in the shared corpus: "ngừng" 296 times, "ngưng" 12; "phẫu thuật" 118, "mổ" 19.
     "ngưng": "ngừng",
+    # Stopping a drug as the ward says it (the shared corpus: "ngừng thuốc" 126 times, "cắt
+    # thuốc" never).
+    "cắt thuốc": "ngừng thuốc",
     "mổ": "phẫu thuật",
     "u xơ tuyến tiền liệt": "phì đại tuyến tiền liệt",
     "týp": "typ",

@@ -50,6 +50,8 @@ ABBREVIATIONS: dict[str, str] = {
     "cbz": "carbamazepin",
     "cdca": "acid_chenodeoxycholic",
     "paba": "acid_para_aminobenzoic",
+    # A form the monograph prints under its own "Dạng thuốc và hàm lượng" (the IV form).
+    "enalaprilat": "enalapril",
     # Vitamins by their letter as wards shorten them (the book's headings: "(Vitamin C)").
     "vit c": "acid_ascorbic",
     "vit e": "alpha_tocopherol",

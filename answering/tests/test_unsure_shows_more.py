@@ -96,6 +96,7 @@ def test_the_patients_section_is_in_view_when_told_in_ward_words(
 @pytest.mark.parametrize(
     ("typed", "drug"),
     [
+        ("enalaprilat", "enalapril"),
         ("PABA", "acid_para_aminobenzoic"),
         ("amio", "amiodaron"),
         ("CBZ", "carbamazepin"),
