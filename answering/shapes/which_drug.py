@@ -136,11 +136,18 @@ _ASKS_AGAIN = re.compile(
 )
 
 
+_AND = re.compile(r",?\s+(?:và|va|rồi|roi)\s+(?=[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)")
+
+
 def asked_of_the_drug_found(question: str) -> str:
     """The sentences after the first one asking for a drug, when one of them asks more."""
     told = [s for s in SENTENCE.findall(question) if s.strip()]
     asking = [n for n, s in enumerate(told) if asks_a_drug(folded_phrase(s))]
     later = told[asking[0] + 1 :] if asking else []
+    # Or in the same sentence after "và" ("Cần cho kèm thuốc gì để dự phòng …, và ngưỡng liều
+    # nào thì bắt buộc?").
+    if asking and (joined := _AND.split(told[asking[0]], maxsplit=1)[1:]):
+        later = [*joined, *later]
     asks = any(s.rstrip().endswith("?") or _ASKS_AGAIN.search(folded_phrase(s)) for s in later)
     return "".join(later).strip() if asks else ""
 

@@ -17,6 +17,8 @@ pytestmark = pytest.mark.django_db
     [
         ("Thuốc nào trị methemoglobin huyết? Liều bao nhiêu?", "Liều bao nhiêu?"),
         ("co thuoc nao tri nam candida ko. dung bao lau thi do", "dung bao lau thi do"),
+        ("Thuốc nào trị nấm candida miệng, và dùng bao lâu?", "dùng bao lâu?"),
+        ("Thuốc nào trị nấm và candida?", ""),
         ("Thuốc nào dùng để điều trị methemoglobin huyết?", ""),
         # The case told before the ask is no second ask.
         ("BN tím tái, SpO2 85%. Thuốc nào điều trị?", ""),
