@@ -28,7 +28,7 @@ from retrieval.evidence import (
     fuse,
     pack,
 )
-from retrieval.indication_text import folded_texts, printing_phrase
+from retrieval.indication_text import folded_texts, paragraphs_saying, printing_phrase
 from retrieval.paragraphs import as_evidence as _evidence
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
@@ -200,13 +200,8 @@ def find_by_indication(
     drug_of: dict[int, str] = {}
     for phrase, weight in indication_phrases(condition):
         pattern = re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
-        query = SearchQuery(phrase, search_type="phrase", config="vi_unaccent")
-        found = list(
-            _chunks()
-            .filter(section__section_key=section_key, kind=Chunk.Kind.PROSE, fts_folded=query)
-            .values_list("id", "section__drug__drug_id")
-        )
-        texts = folded_texts([pk for pk, _ in found])  # ids from the index, text from memory
+        found = paragraphs_saying(phrase, section_key)  # from memory, as the texts are
+        texts = folded_texts([pk for pk, _ in found])
         for pk, drug_id in found:
             text = texts[pk]
             match = pattern.search(text)
