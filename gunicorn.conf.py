@@ -70,6 +70,9 @@ logconfig_dict = {
 # manage.py command would write (and fail) in multiprocess mode too.
 metrics_dir = Path(os.environ.get("DUOCTHU_METRICS_DIR") or VAR_DIR / "prometheus")
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
+# With WEB_PRELOAD the master imports the app (and creates its metrics' files) before
+# on_starting: on a fresh machine the folder must exist by then.
+metrics_dir.mkdir(parents=True, exist_ok=True)
 
 
 def on_starting(server: Any) -> None:

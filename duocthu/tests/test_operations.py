@@ -2,6 +2,7 @@
 worker processes, setup_production run twice, Vietnamese error pages."""
 
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,15 @@ def test_setup_production_asks_for_the_first_administrator_at_a_terminal(
     assert admin.is_superuser and admin.check_password("Mot-Mat-Khau-Dai-2026!")
     call_command("setup_production", stdout=out)  # the second run asks nothing
     assert "Đã có tài khoản quản trị" in out.getvalue()
+
+
+def test_the_metrics_folder_exists_once_the_server_config_is_read(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    # WEB_PRELOAD: the master imports the app, whose metrics create their files, before the
+    # on_starting hook; on a fresh machine the folder must already be there.
+    folder = tmp_path / "fresh" / "prometheus"
+    monkeypatch.setenv("DUOCTHU_METRICS_DIR", str(folder))
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(folder))
+    runpy.run_path(str(settings.BASE_DIR / "gunicorn.conf.py"))
+    assert folder.is_dir()
