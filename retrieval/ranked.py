@@ -1,11 +1,10 @@
 """Plain ranked retrieval: BM25 over the book's paragraphs, no rules.
 
 The floor under every reading of a question (issue 17) and the measure its rules are held
-against. Each paragraph is a bag of folded syllables, folded syllable bigrams ("loet_da",
-"da_day": Vietnamese words are several syllables) and, for syllables with diacritics, the
-exact syllable ("=dạ"), so a question typed with diacritics prefers the word it typed
-(`dạ` over `da`). IDF comes from the whole book; a search may be limited to some drugs or
-sections, and then ranks only their paragraphs with the book's IDF.
+against. Each paragraph is a bag of folded syllables, their bigrams ("loet_da", "da_day")
+and, for syllables with diacritics, the exact syllable ("=dạ": typed with diacritics, `dạ`
+is preferred over `da`). IDF comes from the whole book; a search kept to some drugs or
+sections ranks only their paragraphs, with the book's IDF.
 
 The index is built in memory with `bm25s` (a maintained, numpy-only BM25) from every chunk,
 once per version of the chunks (`corpus.ChunkStamp`, moved by a trigger on every write of
@@ -159,8 +158,7 @@ def _scored(texts: list[str]) -> bm25s.BM25:
     for text in texts or ["_"]:
         toks = _tokens(uncached_words(text), uncached_typed_words(text))
         ids.append(np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), np.int32))
-    model = bm25s.BM25()
-    corpus = bm25s.tokenization.Tokenized(ids=ids, vocab=vocab)
+    model, corpus = bm25s.BM25(), bm25s.tokenization.Tokenized(ids=ids, vocab=vocab)
     model.index(corpus, create_empty_token=False, show_progress=False)  # no query is ""
     return model
 
@@ -194,8 +192,7 @@ def informative_words(text: str, exclude: Iterable[str] = ()) -> dict[str, float
 # Words of how a case is told, never the situation itself.
 NOT_SITUATION = GENERIC_SITUATION_WORDS | CASE_FILLER
 
-# A word this rare names a situation by itself ("bilirubin", "HLA"); a pair of syllables
-# this rare does too ("loét dạ", "gút cấp", "sơ sinh").
+# A word this rare names a situation by itself ("bilirubin"); so does a pair ("gút cấp").
 RARE_IDF = 5.0
 RARE_PAIR_IDF = 3.0
 
@@ -211,17 +208,22 @@ class Situation:
     typed: dict[str, str] = field(default_factory=dict)
     # Every pair of adjacent syllables the question says, common ones too ("kinh nghiệm").
     spoken: frozenset[str] = frozenset()
+    # Each text's reading, kept for the turn: a which-drug turn reads the same candidates
+    # ~140 times (specificity, coverage, names_situation); never changed by the callers.
+    read: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def said_in(self, text: str) -> list[str]:
         """The text's folded syllables, those whose diacritics disagree with the user's
         typing left out (as "")."""
-        folded, kept = words(text), typed_words(text)
-        if len(kept) != len(folded):
-            kept = folded
-        return [
-            f if f not in self.typed or diacritics_agree(self.typed[f], k) else ""
-            for f, k in zip(folded, kept, strict=True)
-        ]
+        if (said := self.read.get(text)) is None:
+            folded, kept = words(text), typed_words(text)
+            kept = kept if len(kept) == len(folded) else folded
+            typed = self.typed
+            said = self.read[text] = [
+                f if f not in typed or diacritics_agree(typed[f], k) else ""
+                for f, k in zip(folded, kept, strict=True)
+            ]
+        return said
 
 
 def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
@@ -248,11 +250,10 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
     return Situation(weights, frozenset(pairs), typed, spoken)
 
 
-# A pair of the question that the text says across a word boundary: "đo kính" in "Do kinh
-# nghiệm" (issue 18) — the text joins one of its syllables into a compound ("kinh nghiệm")
-# commoner than the pair by this much idf, which the question does not say: such a pair
-# counts half its idf (no pair alone then says the situation specifically); "phòng dị" in
-# "Dự phòng dị dạng ống thần kinh" still counts with the pairs beside it.
+# A pair of the question the text says across a word boundary ("đo kính" in "Do kinh nghiệm",
+# issue 18): one of its syllables in a compound of the text's commoner by this much idf, which
+# the question does not say, counts half (no such pair alone says the situation); "phòng dị"
+# in "Dự phòng dị dạng ống thần kinh" still counts with the pairs beside it.
 COMPOUND_MARGIN = 2.0
 
 
@@ -339,8 +340,7 @@ def rank(
 
 
 def _rows_in(rows_of: dict[str, np.ndarray], keys: Iterable[str], n: int) -> np.ndarray:
-    """A mask of the rows of these keys (the index's row lists: np.isin on object arrays
-    compared every row's string, ~0.1 ms a search)."""
+    """A mask of the rows of these keys (np.isin on object arrays: ~0.1 ms a search)."""
     mask = np.zeros(n, dtype=bool)
     for key in keys:
         if (rows := rows_of.get(key)) is not None:
