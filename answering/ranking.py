@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from answering.reading import SENTENCE, condition_words
-from corpus.sections import SectionKey
+from corpus.sections import PATIENT_SECTIONS, SectionKey
 from corpus.text import SEARCH_FILLER, prints_phrase, words
 from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
@@ -72,10 +72,14 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
     """How well a chunk under this label matches the question's population, route and age."""
     haystack = (label + " " + item.text[:160]).lower()
     score = 0
-    # A dose asked with no population is an adult's (the book's default reader).
-    population = frame.population or (
-        "nguoi_lon" if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else None
-    )
+    # A dose asked with no population is an adult's (the book's default reader); so is a
+    # pregnant or nursing woman's ("tuổi thai" in a newborn's band is no pregnancy): her own
+    # section is in view beside it (retrieval.patient_floor).
+    population = frame.population
+    if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG and (
+        population is None or population in PATIENT_SECTIONS
+    ):
+        population = "nguoi_lon"
     if population:
         labels = _POPULATION_LABELS.get(population, ())
         score += 2 * (population in label_populations(label))

@@ -120,6 +120,14 @@ def route_section(text: str) -> str | None:
     # "Quá liều paracetamol xử trí thế nào?": the overdose's management, not an ADR's.
     if {SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.HUONG_DAN_CACH_XU_TRI_ADR} <= keys:
         return SectionKey.QUA_LIEU_VA_XU_TRI
+    # "Phụ nữ có thai 20 tuần sốt, paracetamol liều bao nhiêu?": the dose asked, for her (the
+    # pregnancy's or breast-feeding's own section is in view beside it: retrieval.patient_floor).
+    if SectionKey.LIEU_LUONG_VA_CACH_DUNG in keys and keys <= {
+        SectionKey.LIEU_LUONG_VA_CACH_DUNG,
+        SectionKey.THOI_KY_MANG_THAI,
+        SectionKey.THOI_KY_CHO_CON_BU,
+    }:
+        return SectionKey.LIEU_LUONG_VA_CACH_DUNG
     # "Chai albumin đã mở nắp dùng trong bao lâu?": the in-use time, not the treatment's.
     if SectionKey.DO_ON_DINH_VA_BAO_QUAN in keys and any(m.phrase in _OPENED for m in found):
         return SectionKey.DO_ON_DINH_VA_BAO_QUAN

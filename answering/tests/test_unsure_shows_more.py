@@ -106,3 +106,28 @@ def test_the_patients_section_is_in_view_when_told_in_ward_words(
 )
 def test_a_drug_name_as_wards_shorten_it_is_the_drug(typed: str, drug: str) -> None:
     assert get_resolver().resolve(typed) == (drug,)
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        (
+            "Thai phụ 24 tuần bị nhiễm khuẩn tiết niệu, liều amoxicilin bao nhiêu?",
+            "thoi_ky_mang_thai",
+        ),
+        ("Mẹ đang cho bé bú, sốt 38,5, uống paracetamol liều bao nhiêu?", "thoi_ky_cho_con_bu"),
+    ],
+)
+def test_a_pregnant_or_nursing_womans_dose_is_an_adults_with_her_section_beside_it(
+    question: str, section: str
+) -> None:
+    result = answer_turn(question, provider=None)
+    assert result.frame.attribute == "lieu_luong_va_cach_dung"
+    shown = []
+    for block in result.blocks:
+        if block.collapsed:
+            break
+        shown.append(block)
+    assert shown[0].section_key == "lieu_luong_va_cach_dung"
+    assert "Trẻ em" not in shown[0].title and "sơ sinh" not in shown[0].claims[0][0].lower()[:80]
+    assert section in {b.section_key for b in shown}
