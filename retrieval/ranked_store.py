@@ -29,7 +29,15 @@ _CODE = (Path(__file__).with_name("ranked.py"), Path(__file__).parents[1] / "cor
 
 
 def stored_or_built(texts: Sequence[str], build: Callable[[], bm25s.BM25]) -> bm25s.BM25:
-    """The BM25 model of `texts`, from disk when stored."""
+    """The BM25 model of `texts`, from disk when stored, without what only bm25s's own
+    `retrieve` reads (a set of every token id: ~8 MB at 7× the book; `get_scores` reads the
+    vocabulary)."""
+    model = _stored_or_built(texts, build)
+    model.unique_token_ids_set = None
+    return model
+
+
+def _stored_or_built(texts: Sequence[str], build: Callable[[], bm25s.BM25]) -> bm25s.BM25:
     root = getattr(settings, "RANKED_INDEX_DIR", None)
     if not root or len(texts) < MIN_STORED_PARAGRAPHS:
         return build()
