@@ -1,6 +1,8 @@
 """The book's indications a "which drug" question is answered by, ranked (issue 17: plain
 ranked retrieval is the floor; issue 18: only what says the condition is listed)."""
 
+from collections.abc import Sequence
+
 from corpus.sections import SectionKey
 from corpus.text import prints_phrase
 from retrieval.catalog import get_resolver
@@ -46,7 +48,9 @@ def _pairs(said: list[str]) -> set[str]:
     return {f"{a}_{b}" for a, b in zip(said, said[1:], strict=False) if a and b}
 
 
-def ranked_indications(question: str) -> list[Evidence]:
+def ranked_indications(
+    question: str, sections: Sequence[str] = (SectionKey.CHI_DINH,)
+) -> list[Evidence]:
     """The book's indications that say the question's rare words or pairs, the one saying
     most specifically first (its rare words and pairs), then most of all its words
     (idf-weighted), then by BM25;
@@ -58,7 +62,7 @@ def ranked_indications(question: str) -> list[Evidence]:
     situation = situation_of(question)
     # A long story's common words fill BM25's best few: three times as many are read for the
     # rare words ("S. haematobium" beside "đái ra máu … nước tiểu"), the best few kept.
-    found = ranked_evidence(question, None, [SectionKey.CHI_DINH], k=3 * RANKED_INDICATIONS)
+    found = ranked_evidence(question, None, list(sections), k=3 * RANKED_INDICATIONS)
     drugs = _drug_names_in(question)
     # Said specifically: a rare word of the question, or pairs as rare together, or most of
     # its words but the drugs' names. Common pairs alone ("tế bào", "huyết khối" in a story of

@@ -65,6 +65,10 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
         near = find_by_indication(frame.condition or "")
         evidence = [e for e in near if says_specifically(e.text, question)]
     if not evidence:
+        # No indication says it: the book's other "used for" text, its pharmacology ("Alfuzosin
+        # cũng đã được sử dụng làm thông tắc sỏi niệu quản …"), ranked the same way.
+        evidence = ranked_indications(question, (SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG,))
+    if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
     safety = _safety_for(frame)

@@ -7,6 +7,8 @@ import pytest
 
 from answering.shapes.which_drug import asked_of_the_drug_found
 from answering.turn import answer_turn
+from corpus.sections import SectionKey
+from retrieval.indication_list import ranked_indications
 from retrieval.which_drug_search import ABOUT
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +58,12 @@ def test_a_pregnant_patients_poisoning_shows_the_antidotes_pregnancy_section() -
     shown = {(b.drug_id, b.section_key) for b in _in_view(result)}
     assert ("acetylcystein", "thoi_ky_mang_thai") in shown
     assert ("paracetamol", "thoi_ky_mang_thai") in shown
+
+
+def test_the_pharmacology_section_is_searched_for_what_no_indication_says() -> None:
+    asked = "Trong sách có thuốc nào được dùng làm thuốc long đờm không?"
+    # Mesna's Chỉ định says nothing of it; its Dược lý: "... được dùng làm thuốc long đờm."
+    assert "mesna" not in {e.drug_id for e in ranked_indications(asked)}
+    found = ranked_indications(asked, (SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG,))
+    assert "mesna" in {e.drug_id for e in found}
+    assert {e.section_key for e in found} == {SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG}
