@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from corpus.red_flag_models import RedFlag
 from corpus.sections import SITUATION_SECTIONS, SectionKey
+from corpus.text import prints_phrase
 from retrieval.evidence import Evidence, Outcome, Reason, SafetyFinding, unique_evidence
 from retrieval.floor import FloorLine, book_lines, companion_floor, overdose_floor
 from retrieval.frame import QueryFrame, TurnType
@@ -90,6 +91,13 @@ _ABOUT_SECTIONS = (
 )
 
 
+_HOW_IT_WORKS = (
+    "co che",
+    "tac dung ra sao",
+    "tac dung the nao",
+    "tac dung nhu the nao",
+    "hoat dong",
+)
 # Paragraphs shown for it: on 16 such questions a helper wrote from other drugs, the answer
 # was in view in 1 before, 6 with the first paragraph, 10 with the first three (visible median
 # 735 -> 1,810 characters).
@@ -104,8 +112,11 @@ def _about_the_first(frame: QueryFrame, question: str) -> list[Evidence]:
     if not (frame.asks_of_found and frame.drugs):
         return []
     first = frame.drugs[0]
+    # How it works asked ("nó tác dụng ra sao?"): its pharmacology too.
+    how = prints_phrase(frame.asks_of_found, _HOW_IT_WORKS)
+    sections = [*_ABOUT_SECTIONS, *([SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG] if how else [])]
     # Its words counted twice: what is asked of the drug, in the story's words.
-    best = ranked_evidence(f"{question} {frame.asks_of_found}", [first], _ABOUT_SECTIONS, k=ABOUT)
+    best = ranked_evidence(f"{question} {frame.asks_of_found}", [first], sections, k=ABOUT)
     situation = situation_of(question, [first])
     return [e for e in best if names_situation(e.text, situation)]
 

@@ -136,7 +136,11 @@ _ASKS_AGAIN = re.compile(
 )
 
 
-_AND = re.compile(r",?\s+(?:và|va|rồi|roi)\s+(?=[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)")
+_AND = re.compile(
+    r",?\s+(?:và|va|rồi|roi)\s+(?=[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)"
+    # Or the drug found named by a pronoun ("…, nó tác dụng ra sao?").
+    r"|,\s+(?=(?:nó|no|thuốc đó|thuoc do|thuốc này|thuoc nay)\s[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)"
+)
 
 
 def asked_of_the_drug_found(question: str) -> str:

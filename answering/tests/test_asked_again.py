@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
         ("co thuoc nao tri nam candida ko. dung bao lau thi do", "dung bao lau thi do"),
         ("Thuốc nào trị nấm candida miệng, và dùng bao lâu?", "dùng bao lâu?"),
         ("Thuốc nào trị nấm và candida?", ""),
+        ("Thuốc nào trị methemoglobin huyết, nó tác dụng ra sao?", "nó tác dụng ra sao?"),
         ("Thuốc nào dùng để điều trị methemoglobin huyết?", ""),
         # The case told before the ask is no second ask.
         ("BN tím tái, SpO2 85%. Thuốc nào điều trị?", ""),
