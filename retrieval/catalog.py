@@ -173,7 +173,8 @@ class CatalogDrugResolver:
                 if key in self.not_loaded:
                     hit = (length, self.not_loaded[key], False)
                     break
-            if hit is not None and measured(tokens, i + hit[0]):  # "albumin niệu": a lab value
+            # "albumin niệu": a lab value; "valproat huyết thanh": the drug's own level.
+            if hit is not None and measured(tokens, i + hit[0], hit[1] if hit[2] else ()):
                 used[i : i + hit[0]], hit = [True] * hit[0], None
             if hit is None:
                 i += 1

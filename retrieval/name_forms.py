@@ -104,6 +104,18 @@ MEASURED_IN: tuple[tuple[str, ...], ...] = (
 )
 
 
-def measured(tokens: list[str], end: int) -> bool:
-    """Whether the name ending before `end` is followed by where it is measured."""
+# Of the loaded drugs, those the body holds itself: "albumin máu 25 g/l" is the patient's. Any
+# other drug measured is its own level ("nồng độ valproat huyết thanh ra 42", "digoxin máu"):
+# the drug asked about.
+MEASURED_SUBSTANCES = frozenset(
+    {"albumin", "insulin", "acid_folic", "acid_ascorbic", "alpha_tocopherol", "acid_pantothenic"}
+)
+
+
+def measured(tokens: list[str], end: int, ids: Iterable[str] = ()) -> bool:
+    """Whether the name ending before `end` is followed by where it is measured, and is a
+    substance of the body (`ids`: the drugs it names; none given, any name is)."""
+    named = set(ids)
+    if named and not named & MEASURED_SUBSTANCES:
+        return False
     return any(tuple(tokens[end : end + len(m)]) == m for m in MEASURED_IN)

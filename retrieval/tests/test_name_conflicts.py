@@ -75,6 +75,9 @@ def test_a_word_the_book_prints_is_never_called_a_drug_not_found(question: str, 
         ("BN albumin máu 22 g/l, phù nhiều, dùng furosemid được không?", ("furosemid",)),
         # The drug itself still answers.
         ("truyền albumin 20% cho bn xơ gan được không?", ("albumin",)),
+        # A drug's own level measured is that drug asked about, never a lab of the body's.
+        ("Định lượng valproat huyết thanh ra 42, khoảng điều trị bao nhiêu?", ("acid_valproic",)),
+        ("BN suy tim, digoxin máu 2,8 ng/ml, xử trí sao?", ("digoxin",)),
     ],
 )
 def test_a_substance_measured_in_the_patient_is_no_drug_named(
