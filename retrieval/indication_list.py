@@ -9,7 +9,9 @@ from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
 from retrieval.ranked import (
     RARE_IDF,
+    Situation,
     coverage,
+    pairs_said,
     ranked_evidence,
     situation_of,
     specificity,
@@ -49,7 +51,7 @@ def _pairs(said: list[str]) -> set[str]:
 
 
 def ranked_indications(
-    question: str, sections: Sequence[str] = (SectionKey.CHI_DINH,)
+    question: str, sections: Sequence[str] = (SectionKey.CHI_DINH,), *, rare_only: bool = False
 ) -> list[Evidence]:
     """The book's indications that say the question's rare words or pairs, the one saying
     most specifically first (its rare words and pairs), then most of all its words
@@ -74,6 +76,10 @@ def ranked_indications(
         for e in found
         if said_specifically(e.text, situation, condition)
     ]
+    if rare_only:
+        # Wordy text (a drug's pharmacology) says a story's common words and pairs by length
+        # alone ("tế bào", "miễn dịch"): there one word or pair as rare as a name must be said.
+        scored = [(score, e) for score, e in scored if _says_one_rare(e.text, situation)]
     # An indication given with another drug the question names ("cho thêm thuốc gì" beside
     # "truyền ifosfamid": mesna's "… do dùng hóa trị liệu ifosfamid") says who it is for:
     # it leads, whatever the words of the condition a distractor shares.
@@ -116,3 +122,9 @@ def _drug_names_in(question: str) -> list[str]:
     """The drug names the question says, folded: loaded, indexed, or drug-like unknowns."""
     found = get_resolver().resolve_detail(question)
     return [*(p for p, _ in found.spans), *found.not_loaded, *found.unknown]
+
+
+def _says_one_rare(text: str, situation: Situation) -> bool:
+    said = situation.said_in(text)
+    words_said = [idf for w, idf in situation.weights.items() if w in set(said)]
+    return max([*words_said, *pairs_said(said, situation).values()], default=0.0) >= RARE_IDF

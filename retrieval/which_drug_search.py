@@ -68,7 +68,9 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     if not evidence:
         # No indication says it: the book's other "used for" text, its pharmacology ("Alfuzosin
         # cũng đã được sử dụng làm thông tắc sỏi niệu quản …"), ranked the same way.
-        evidence = ranked_indications(question, (SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG,))
+        evidence = ranked_indications(
+            question, (SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG,), rare_only=True
+        )
     if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
