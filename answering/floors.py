@@ -25,16 +25,16 @@ def floor_evidence(retrieved: Retrieved) -> list[Evidence]:
     return [line.evidence for line in retrieved.floor] + list(retrieved.ranked)
 
 
+def in_view(blocks: Sequence[AnswerBlock]) -> list[AnswerBlock]:
+    """The blocks the card shows before anything is expanded."""
+    return list(blocks[: first_collapsed(blocks)])
+
+
 def view_text(blocks: Sequence[AnswerBlock], book_only: bool = False) -> str:
     """What the card shows before anything is expanded; `book_only`: the book's lines alone,
     without the card's own notices (a held table's, the numbers read from the question)."""
-    seen = []
-    for block in blocks:
-        if block.collapsed:
-            break
-        if not (book_only and block.kind == BlockKind.NOTICE):
-            seen += [text for text, _ in block.claims]
-    return "\n".join(seen)
+    shown = (b for b in in_view(blocks) if not (book_only and b.kind == BlockKind.NOTICE))
+    return "\n".join(text for block in shown for text, _ in block.claims)
 
 
 def _seen(line: str, view: str) -> bool:
@@ -66,7 +66,7 @@ def place_floors(
     lead_is_contraindication = bool(blocks) and blocks[0].section_key == SectionKey.CHONG_CHI_DINH
     front: list[AnswerBlock] = []
     after: list[AnswerBlock] = []
-    shown = [text for b in blocks if not b.collapsed for text, _ in b.claims]
+    shown = [text for b in in_view(blocks) for text, _ in b.claims]
     for line in retrieved.floor:
         c = by_chunk.get(line.evidence.chunk_id)
         if c is None or (not line.first and all(_seen(text, seen) for text in line.lines)):

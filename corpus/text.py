@@ -86,8 +86,11 @@ def uncached_words(text: str) -> list[str]:
 
 def uncached_typed_words(text: str) -> list[str]:
     """`typed_words(text)` without filling the caches."""
-    folded, kept = _fold(text), keep_lower(text)
-    if len(folded) != len(kept):
+    return _typed_in(_fold(text), keep_lower(text))
+
+
+def _typed_in(folded: str, kept: str) -> list[str]:
+    if len(folded) != len(kept):  # a character that folds to two; compare folded only
         return _WORD_RE.findall(folded)
     return [kept[m.start() : m.end()] for m in _WORD_RE.finditer(folded)]
 
@@ -99,10 +102,7 @@ def typed_words(text: str) -> list[str]:
 
 @lru_cache(maxsize=_CACHED)
 def _typed_words(text: str) -> tuple[str, ...]:
-    folded, kept = fold(text), keep_lower(text)
-    if len(folded) != len(kept):  # a character that folds to two; compare folded only
-        return _words(text)
-    return tuple(sys.intern(kept[m.start() : m.end()]) for m in _WORD_RE.finditer(folded))
+    return tuple(map(sys.intern, _typed_in(fold(text), keep_lower(text))))
 
 
 def diacritics_agree(typed: str, phrase: str) -> bool:

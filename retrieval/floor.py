@@ -112,7 +112,8 @@ def book_lines(text: str) -> list[str]:
     return [line.strip() for line in text.split("\n") if line.strip()]
 
 
-def _lines_naming(evidence: Evidence, situation: Situation) -> list[str]:
+def lines_naming(evidence: Evidence, situation: Situation) -> list[str]:
+    """The paragraph's lines that say the situation (a rare word or pair of it)."""
     return [line for line in book_lines(evidence.text) if names_situation(line, situation)]
 
 
@@ -124,7 +125,7 @@ def safety_floor(
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
         contraindications = find_by_section(drug_id, SectionKey.CHONG_CHI_DINH)
-        named = [_lines_naming(e, situation) for e in contraindications]
+        named = [lines_naming(e, situation) for e in contraindications]
         # A long section none of whose lines says the situation in its words is shown whole:
         # the book may say it otherwise ("Loạn năng giáp" for a patient with Basedow), and
         # what the patient must not be given is checked by the pharmacist, never guessed.
@@ -143,7 +144,7 @@ def safety_floor(
         left = CAUTION_LINES
         sections = [*CAUTION_SECTIONS, *extra_sections]
         for e in ranked_evidence(query, [drug_id], sections, k=3):
-            naming = _lines_naming(e, situation)[:left]
+            naming = lines_naming(e, situation)[:left]
             if naming:
                 floor.append(FloorLine(e, tuple(naming), False, True))
                 left -= len(naming)
@@ -152,7 +153,7 @@ def safety_floor(
         forbidding = [
             (e, line)
             for e in find_by_section(drug_id, SectionKey.LIEU_LUONG_VA_CACH_DUNG)
-            for line in _lines_naming(e, situation)
+            for line in lines_naming(e, situation)
             if says_any(line, FORBIDS)
         ]
         forbidding.sort(key=lambda found: -specificity(found[1], situation))
@@ -245,7 +246,7 @@ def overdose_floor(drug_id: str, situation: Situation) -> list[FloorLine]:
     opening = book_lines(paragraphs[0].text)[:OVERDOSE_LINES]
     floor = [FloorLine(paragraphs[0], tuple(opening), False, True)]
     naming = [
-        (e, line) for e in paragraphs for line in _lines_naming(e, situation) if line not in opening
+        (e, line) for e in paragraphs for line in lines_naming(e, situation) if line not in opening
     ]
     naming.sort(key=lambda found: -specificity(found[1], situation))
     return floor + [FloorLine(e, (line,), False, True) for e, line in naming[:OVERDOSE_LINES]]

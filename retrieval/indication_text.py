@@ -85,12 +85,12 @@ def paragraphs_saying(phrase: str, section_key: str) -> list[tuple[int, str]]:
     index = get_index()
     said = phrase.split()
     keys = [f"{a}_{b}" for a, b in zip(said, said[1:], strict=False)] or said
-    rows = index.section_rows.get(section_key)
+    rows = index.section_rows.get(section_key, np.empty(0, dtype=np.intp))
     indices, indptr = index.model.scores["indices"], index.model.scores["indptr"]
     for key in keys:
         column = index.vocab.get(key)
-        if rows is None or column is None or not len(rows):
+        if column is None or not len(rows):
             return []
         rows = np.intersect1d(rows, indices[indptr[column] : indptr[column + 1]])
-    prose = [index.evidence[row] for row in (rows if rows is not None else ())]
+    prose = [index.evidence[row] for row in rows]
     return [(e.chunk_id, e.drug_id) for e in prose if e.kind == Chunk.Kind.PROSE]

@@ -10,9 +10,9 @@ paragraph (issue 18: unsure, more of the book, never nothing).
 from collections.abc import Sequence
 
 from corpus.sections import PATIENT_SECTIONS
-from retrieval.floor import SHORT_SECTION, FloorLine, book_lines
+from retrieval.floor import SHORT_SECTION, FloorLine, book_lines, lines_naming
 from retrieval.queries import find_by_section
-from retrieval.ranked import Situation, names_situation, specificity
+from retrieval.ranked import Situation, specificity
 
 # Lines shown per drug from a long section (the most specific to the situation first).
 PATIENT_LINES = 2
@@ -32,8 +32,7 @@ def patient_floor(
         if sum(len(e.text) for e in paragraphs) <= SHORT_SECTION:
             floor += [FloorLine(e, tuple(book_lines(e.text)), True, False) for e in paragraphs]
             continue
-        naming = [(e, line) for e in paragraphs for line in book_lines(e.text)]
-        naming = [(e, line) for e, line in naming if names_situation(line, situation)]
+        naming = [(e, line) for e in paragraphs for line in lines_naming(e, situation)]
         naming.sort(key=lambda found: -specificity(found[1], situation))
         if not naming:
             first = paragraphs[0]

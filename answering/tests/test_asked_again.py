@@ -5,6 +5,7 @@ section for her, whatever the reading (issues 17 and 18)."""
 
 import pytest
 
+from answering.floors import in_view
 from answering.shapes.which_drug import asked_of_the_drug_found
 from answering.turn import answer_turn
 from corpus.sections import SectionKey
@@ -31,24 +32,17 @@ def test_what_is_asked_again_after_the_which_drug_sentence(question: str, again:
     assert asked_of_the_drug_found(question) == again
 
 
-def _in_view(result):  # type: ignore[no-untyped-def]
-    shown = []
-    for block in result.blocks:
-        if block.collapsed:
-            break
-        shown.append(block)
-    return shown
-
-
 def test_asked_again_the_first_drugs_paragraphs_for_it_are_in_view() -> None:
     asked = "Có thuốc nào trong sách dùng để điều trị methemoglobin huyết không?"
     plain = answer_turn(asked, provider=None)
     twice = answer_turn(f"{asked} Tiêm nhanh quá thì có sao không?", provider=None)
     first = twice.frame.drugs[0]
     assert first == plain.frame.drugs[0]
-    about = [b for b in _in_view(twice) if b.drug_id == first and b.section_key != "chi_dinh"]
+    about = [b for b in in_view(twice.blocks) if b.drug_id == first and b.section_key != "chi_dinh"]
     assert 1 <= len({b.claims[0][0] for b in about}) <= ABOUT + 1  # + the safety floor's lines
-    assert not [b for b in _in_view(plain) if b.drug_id == first and b.section_key != "chi_dinh"]
+    assert not [
+        b for b in in_view(plain.blocks) if b.drug_id == first and b.section_key != "chi_dinh"
+    ]
 
 
 def test_a_pregnant_patients_poisoning_shows_the_antidotes_pregnancy_section() -> None:
@@ -56,7 +50,7 @@ def test_a_pregnant_patients_poisoning_shows_the_antidotes_pregnancy_section() -
         "Thai phụ 30 tuần bị ngộ độc paracetamol, truyền acetylcystein liều thế nào?",
         provider=None,
     )
-    shown = {(b.drug_id, b.section_key) for b in _in_view(result)}
+    shown = {(b.drug_id, b.section_key) for b in in_view(result.blocks)}
     assert ("acetylcystein", "thoi_ky_mang_thai") in shown
     assert ("paracetamol", "thoi_ky_mang_thai") in shown
 

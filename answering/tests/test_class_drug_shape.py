@@ -7,6 +7,7 @@ lines); the class's drugs come from the book's ATC codes and "Loại thuốc" li
 
 import pytest
 
+from answering.floors import in_view
 from answering.reading import read
 from answering.shapes import candidates, class_drug
 from answering.turn import answer_turn
@@ -15,15 +16,6 @@ from retrieval.classes import class_members, classes_said
 pytestmark = pytest.mark.django_db
 
 LISTED = "Các thuốc Dược thư ghi chỉ định"
-
-
-def _in_view(result) -> list:  # type: ignore[no-untyped-def]
-    shown = []
-    for block in result.blocks:
-        if block.collapsed:
-            break
-        shown.append(block)
-    return shown
 
 
 def _text(blocks) -> str:  # type: ignore[no-untyped-def]
@@ -55,7 +47,7 @@ def test_a_poisoning_story_asking_for_a_drug_of_another_class_lists_it_and_keeps
 ) -> None:
     result = answer_turn(question)
     assert result.decision == "answer", result.reason
-    shown = _in_view(result)
+    shown = in_view(result.blocks)
     listed = next(b for b in shown if b.title == LISTED)
     assert listed.claims[0][0].startswith("PHENYTOIN: ")
     assert "nhiễm độc digitalis" in listed.claims[0][0]
@@ -69,7 +61,7 @@ def test_a_class_asked_without_a_drug_named_lists_only_its_drugs() -> None:
     result = answer_turn(
         "Chảy máu nặng sau khi dùng quá liều thuốc tiêu huyết khối: thuốc cầm máu nào có chỉ định?"
     )
-    listed = next(b for b in _in_view(result) if b.title == LISTED)
+    listed = next(b for b in in_view(result.blocks) if b.title == LISTED)
     assert listed.claims[0][0].startswith("ACID TRANEXAMIC: ")
     assert "quá liều thuốc làm tiêu huyết khối" in listed.claims[0][0]
 
@@ -78,12 +70,12 @@ def test_the_patients_medicine_is_the_context_of_a_class_listing() -> None:
     result = answer_turn(
         "BN đang dùng warfarin bị đau khớp, thuốc chống viêm không steroid nào dùng được?"
     )
-    listed = next(b for b in _in_view(result) if b.title == LISTED)
+    listed = next(b for b in in_view(result.blocks) if b.title == LISTED)
     nsaids = set(class_members(classes_said("thuốc chống viêm không steroid")[0]))
     assert set(result.frame.drugs) <= nsaids and result.frame.drugs
     assert all(text.split(":")[0] != "WARFARIN" for text, _ in listed.claims)
     # Each one's interaction with warfarin is in view under the list.
-    assert "warfarin" in _text(b for b in _in_view(result) if b.title != LISTED).lower()
+    assert "warfarin" in _text(b for b in in_view(result.blocks) if b.title != LISTED).lower()
 
 
 @pytest.mark.parametrize(
@@ -132,7 +124,7 @@ def test_no_class_reading_where_none_is_asked_for(question: str) -> None:
 )
 def test_a_listed_drugs_line_says_the_condition(question: str, drug: str, line: str) -> None:
     result = answer_turn(question)
-    listed = next(b for b in _in_view(result) if b.title == LISTED)
+    listed = next(b for b in in_view(result.blocks) if b.title == LISTED)
     said = [text for text, _ in listed.claims if text.startswith(drug)]
     assert said and line.lower() in said[0].lower(), listed.claims
 
@@ -157,6 +149,6 @@ def test_a_listed_drugs_line_says_the_condition(question: str, drug: str, line: 
 def test_the_first_drugs_other_line_comes_for_what_its_first_leaves_out(
     question: str, drug: str, lines: list[str]
 ) -> None:
-    listed = next(b for b in _in_view(answer_turn(question)) if b.title == LISTED)
+    listed = next(b for b in in_view(answer_turn(question).blocks) if b.title == LISTED)
     own = [text for text, _ in listed.claims if text.startswith(drug)]
     assert all(any(line in text for text in own) for line in lines), listed.claims

@@ -5,6 +5,7 @@ shorten them."""
 
 import pytest
 
+from answering import floors
 from answering.delivery import delivery
 from answering.turn import answer_turn
 from retrieval.catalog import get_resolver
@@ -123,11 +124,7 @@ def test_a_pregnant_or_nursing_womans_dose_is_an_adults_with_her_section_beside_
 ) -> None:
     result = answer_turn(question, provider=None)
     assert result.frame.attribute == "lieu_luong_va_cach_dung"
-    shown = []
-    for block in result.blocks:
-        if block.collapsed:
-            break
-        shown.append(block)
+    shown = floors.in_view(result.blocks)
     assert shown[0].section_key == "lieu_luong_va_cach_dung"
     assert "Trẻ em" not in shown[0].title and "sơ sinh" not in shown[0].claims[0][0].lower()[:80]
     assert section in {b.section_key for b in shown}
