@@ -15,7 +15,7 @@ from corpus.sections import SectionKey
 from corpus.text import prints_phrase
 from retrieval.evidence import Evidence, Reason
 from retrieval.floor import RANKED_COVERAGE, RANKED_MARGIN, FloorLine, says_any
-from retrieval.ranked import coverage, names_situation
+from retrieval.question_words import coverage, names_situation
 from retrieval.retrieve import Retrieved
 from retrieval.situations import with_synonyms
 

@@ -23,7 +23,7 @@ from retrieval.catalog import get_resolver
 from retrieval.classes import class_words
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.queries import own_names
-from retrieval.ranked import (
+from retrieval.question_words import (
     Situation,
     coverage,
     pairs_said,

@@ -34,7 +34,7 @@ from retrieval.phrases import (
     routes,
     section_matches,
 )
-from retrieval.ranked import situation_of
+from retrieval.question_words import situation_of
 
 # A clause that reports a normal finding or who is asking says nothing of the situation
 # ("xét nghiệm công thức máu bình thường", "hiện ổn định", "em đang trực khoa nội, hỏi nhanh"):

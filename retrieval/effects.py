@@ -11,7 +11,8 @@ from corpus.sections import SectionKey
 from corpus.text import fold, folded_phrase, typed_words, words
 from retrieval.evidence import Evidence, Reason
 from retrieval.frame import QueryFrame
-from retrieval.ranked import Situation, coverage, names_situation, section_evidence, situation_of
+from retrieval.question_words import Situation, coverage, names_situation, situation_of
+from retrieval.ranked import section_evidence
 from retrieval.retrieved import Retrieved, ahead_of
 from retrieval.searches import section
 from retrieval.situations import condition_phrases

@@ -29,14 +29,8 @@ from retrieval.queries import (
     find_by_section,
     find_condition_in_sections,
 )
-from retrieval.ranked import (
-    Situation,
-    coverage,
-    names_situation,
-    ranked_evidence,
-    situation_of,
-    specificity,
-)
+from retrieval.question_words import Situation, coverage, names_situation, situation_of, specificity
+from retrieval.ranked import ranked_evidence
 from retrieval.specific import said_specifically
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).

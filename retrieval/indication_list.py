@@ -7,15 +7,15 @@ from corpus.sections import SectionKey
 from corpus.text import prints_phrase
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
-from retrieval.ranked import (
+from retrieval.question_words import (
     RARE_IDF,
     Situation,
     coverage,
     pairs_said,
-    ranked_evidence,
     situation_of,
     specificity,
 )
+from retrieval.ranked import ranked_evidence
 from retrieval.situations import with_book_phrases
 from retrieval.specific import said_specifically
 

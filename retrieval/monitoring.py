@@ -7,7 +7,8 @@ from corpus.sections import SectionKey
 from corpus.text import folded_phrase
 from retrieval.evidence import Evidence
 from retrieval.frame import QueryFrame
-from retrieval.ranked import Situation, coverage, section_evidence, situation_of
+from retrieval.question_words import Situation, coverage, situation_of
+from retrieval.ranked import section_evidence
 from retrieval.retrieved import Retrieved, ahead_of
 from retrieval.searches import section
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from corpus.sections import PATIENT_SECTIONS
 from retrieval.floor import SHORT_SECTION, FloorLine, book_lines, lines_naming
 from retrieval.queries import find_by_section
-from retrieval.ranked import Situation, specificity
+from retrieval.question_words import Situation, specificity
 
 # Lines shown per drug from a long section (the most specific to the situation first).
 PATIENT_LINES = 2

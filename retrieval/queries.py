@@ -32,7 +32,8 @@ from retrieval.indication_text import folded_texts, paragraphs_saying, printing_
 from retrieval.paragraphs import as_evidence as _evidence
 from retrieval.paragraphs import chunk_rows as _chunks
 from retrieval.phrases import section_matches
-from retrieval.ranked import printed_rare_words, section_evidence
+from retrieval.question_words import printed_rare_words
+from retrieval.ranked import section_evidence
 from retrieval.rerank import rerank
 from retrieval.situations import condition_synonyms
 

@@ -26,7 +26,8 @@ from retrieval.floor import (
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.patient_floor import patient_floor
 from retrieval.queries import find_condition_in_sections, own_names
-from retrieval.ranked import ranked_evidence, situation_of
+from retrieval.question_words import situation_of
+from retrieval.ranked import ranked_evidence
 from retrieval.retrieved import Retrieved, sub_phrases
 from retrieval.searches import Search, search_for
 from retrieval.situations import (

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from retrieval.evidence import Evidence, Outcome, SafetyFinding, decide, unique_evidence
 from retrieval.floor import FloorLine
 from retrieval.frame import QueryFrame
-from retrieval.ranked import Situation
+from retrieval.question_words import Situation
 
 
 @dataclass

@@ -3,7 +3,7 @@ happens to share (issue 18: a word-sharing line listed reads as the book's answe
 
 from dataclasses import replace
 
-from retrieval.ranked import RARE_IDF, Situation, coverage, names_situation, specificity
+from retrieval.question_words import RARE_IDF, Situation, coverage, names_situation, specificity
 
 # The words that join the telling of a case, never part of what it names (folded).
 _JOINING = frozenset(

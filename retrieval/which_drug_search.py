@@ -13,7 +13,8 @@ from retrieval.frame import QueryFrame, TurnType
 from retrieval.indication_list import ranked_indications, says_as_much, says_specifically
 from retrieval.pairs import patient_safety
 from retrieval.queries import find_by_indication
-from retrieval.ranked import names_situation, ranked_evidence, situation_of
+from retrieval.question_words import names_situation, situation_of
+from retrieval.ranked import ranked_evidence
 from retrieval.retrieved import Retrieved, from_decision
 
 # A which-drug condition of more words than this is a story, not a phrase.

@@ -20,7 +20,7 @@ from retrieval.catalog import get_resolver
 from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.phrases import compile_table, match_table, section_matches
-from retrieval.ranked import Situation, coverage, names_situation
+from retrieval.question_words import Situation, coverage, names_situation
 from retrieval.ward_asks import (
     ADR_ASKS,
     ADR_MANAGED,

@@ -23,7 +23,7 @@ from answering.shapes import shape_of
 from corpus.sections import SITUATION_SECTIONS
 from retrieval.evidence import Outcome
 from retrieval.frame import QueryFrame, TurnType
-from retrieval.ranked import Situation, coverage, names_situation
+from retrieval.question_words import Situation, coverage, names_situation
 from retrieval.retrieve import Retrieved, retrieve_for_frame
 
 # A reading whose view says this share of the question's informative words (idf-weighted)

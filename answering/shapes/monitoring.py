@@ -21,7 +21,7 @@ from retrieval.monitoring import (
     what_is_monitored,
 )
 from retrieval.phrases import section_matches
-from retrieval.ranked import coverage
+from retrieval.question_words import coverage
 from retrieval.ward_asks import MONITORING
 
 NAME = "monitoring"

@@ -8,7 +8,7 @@ from answering.delivery import delivery
 from answering.turn import answer_turn
 from corpus.sections import SectionKey
 from retrieval.floor import safety_floor
-from retrieval.ranked import situation_of
+from retrieval.question_words import situation_of
 from retrieval.retrieve import own_names
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from answering.turn import answer_turn
 from corpus.models import Chunk
 from corpus.text import fold
 from retrieval.floor import book_lines
-from retrieval.ranked import RARE_IDF, coverage, names_situation, situation_of, specificity
+from retrieval.question_words import RARE_IDF, coverage, names_situation, situation_of, specificity
 
 pytestmark = pytest.mark.django_db
 

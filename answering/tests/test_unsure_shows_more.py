@@ -12,7 +12,7 @@ from retrieval.catalog import get_resolver
 from retrieval.floor import book_lines, safety_floor
 from retrieval.phrases import populations
 from retrieval.queries import find_by_section
-from retrieval.ranked import situation_of
+from retrieval.question_words import situation_of
 
 pytestmark = pytest.mark.django_db
 
