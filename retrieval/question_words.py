@@ -41,6 +41,29 @@ NOT_SITUATION = GENERIC_SITUATION_WORDS | CASE_FILLER
 RARE_IDF = 5.0
 RARE_PAIR_IDF = 3.0
 
+# Qualifiers that say the opposite of each other ("QRS hẹp" / "QRS rộng", "tăng kali" / "hạ
+# kali", "cường giáp" / "suy giáp", "gút cấp" / "gút mạn"): where the question says a word with
+# one, a text saying it with the other does not say the question's situation there.
+OPPOSITE_QUALIFIERS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("hẹp",), ("rộng",)),
+    (("tăng",), ("giảm", "hạ")),
+    (("cao",), ("thấp",)),
+    (("cường",), ("suy", "nhược")),
+    (("thừa",), ("thiếu",)),
+    (("cấp",), ("mạn",)),
+)
+
+
+def _opposites() -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for one, other in OPPOSITE_QUALIFIERS:
+        a, b = frozenset(words(" ".join(one))), frozenset(words(" ".join(other)))
+        found |= dict.fromkeys(a, b) | dict.fromkeys(b, a)
+    return found
+
+
+_OPPOSITES = _opposites()
+
 
 @dataclass(frozen=True)
 class Situation:
@@ -53,13 +76,16 @@ class Situation:
     typed: dict[str, str] = field(default_factory=dict)
     # Every pair of adjacent syllables the question says, common ones too ("kinh nghiệm").
     spoken: frozenset[str] = frozenset()
+    # The pairs saying one of its words with the opposite qualifier ("qrs_rong" for "QRS hẹp").
+    opposed: frozenset[str] = frozenset()
     # Each text's reading, kept for the turn: a which-drug turn reads the same candidates
     # ~140 times (specificity, coverage, names_situation); never changed by the callers.
     read: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def said_in(self, text: str) -> list[str]:
         """The text's folded syllables, those whose diacritics disagree with the user's
-        typing left out (as "")."""
+        typing left out (as ""), and those said with the opposite qualifier
+        (`OPPOSITE_QUALIFIERS`)."""
         if (said := self.read.get(text)) is None:
             folded, kept = words(text), typed_words(text)
             kept = kept if len(kept) == len(folded) else folded
@@ -68,7 +94,13 @@ class Situation:
                 f if f not in typed or diacritics_agree(typed[f], k) else ""
                 for f, k in zip(folded, kept, strict=True)
             ]
+            for i in (i for i, pair in enumerate(_pairs_of(folded)) if pair in self.opposed):
+                said[i] = said[i + 1] = ""
         return said
+
+
+def _pairs_of(folded: list[str]) -> list[str]:
+    return [f"{a}_{b}" for a, b in zip(folded, folded[1:], strict=False)]
 
 
 def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
@@ -91,8 +123,18 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
         and not (said_as_number(a) or said_as_number(b))
         and index.idf(f"{a}_{b}") >= RARE_PAIR_IDF
     }
-    spoken = frozenset(f"{a}_{b}" for a, b in zip(folded, folded[1:], strict=False))
-    return Situation(weights, frozenset(pairs), typed, spoken)
+    spoken = frozenset(_pairs_of(folded))
+    # The question saying both ("tăng hay hạ kali") opposes neither.
+    said = set(folded)
+    opposed = {
+        pair
+        for a, b in zip(folded, folded[1:], strict=False)
+        for pair in (
+            *(f"{a}_{o}" for o in _OPPOSITES.get(b, ()) if a in weights and o not in said),
+            *(f"{o}_{b}" for o in _OPPOSITES.get(a, ()) if b in weights and o not in said),
+        )
+    }
+    return Situation(weights, frozenset(pairs), typed, spoken, frozenset(opposed))
 
 
 # A pair of the question the text says across a word boundary ("đo kính" in "Do kinh nghiệm",
