@@ -232,6 +232,7 @@ KEPT_TOGETHER: frozenset[tuple[str, str]] = frozenset(
         ("tri", "nho"),
         ("tri", "giac"),
         ("nhu", "cau"),
+        ("nhu", "dong"),
         ("trong", "luong"),
         ("khi", "phe"),
         ("the", "trang"),

@@ -89,6 +89,12 @@ class CatalogDrugResolver:
     def mentioned_in_book(self, token: str) -> bool:
         return token in self.book_vocabulary
 
+    def generics_of(self, phrase: str) -> list[str]:
+        """The active ingredients a not-loaded name stands for ("holoxan": "ifosfamide"), also
+        as the book spells an INN ("ifosfamid": the final "e" dropped)."""
+        ids = sorted(self.not_loaded.get(tuple(phrase.split()), ()))
+        return list(dict.fromkeys(n for i in ids for n in (i, re.sub(r"(?<=[^aeiou])e$", "", i))))
+
     @classmethod
     def build(
         cls,

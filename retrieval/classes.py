@@ -47,7 +47,14 @@ CLASSES: tuple[DrugClass, ...] = (
         ("kết tập tiểu cầu",),
         ("thuốc ức chế kết tập tiểu cầu", "thuốc chống kết tập tiểu cầu"),
     ),
-    DrugClass("thuốc tiêu huyết khối", ("B01AD",), ("tan huyết khối",), ("tiêu huyết khối",)),
+    # Wards say "tiêu sợi huyết"; the book prints "tiêu huyết khối" (and "tiêu fibrin" of
+    # what the antifibrinolytics stop).
+    DrugClass(
+        "thuốc tiêu huyết khối",
+        ("B01AD",),
+        ("tan huyết khối",),
+        ("tiêu huyết khối", "thuốc tiêu sợi huyết", "tiêu sợi huyết"),
+    ),
     DrugClass(
         "chất ức chế ACE",
         ("C09A", "C09B"),
@@ -166,7 +173,7 @@ CLASSES: tuple[DrugClass, ...] = (
         "thuốc cầm máu",
         ("B02",),
         ("chống tiêu fibrin", "cầm máu"),
-        ("thuốc cầm máu", "thuốc chống tiêu fibrin"),
+        ("thuốc cầm máu", "thuốc chống tiêu fibrin", "chống tiêu sợi huyết"),
     ),
     DrugClass(
         "thuốc chống loạn nhịp",

@@ -74,7 +74,9 @@ def ranked_indications(
     scored = [
         ((specificity(e.text, situation), coverage(e.text, situation)), e)
         for e in found
-        if said_specifically(e.text, situation, condition)
+        if said_specifically(
+            e.text, situation, condition, whole=bool(drugs) and prints_phrase(e.text, drugs)
+        )
     ]
     if rare_only:
         # Wordy text (a drug's pharmacology) says a story's common words and pairs by length
@@ -119,9 +121,12 @@ def says_specifically(text: str, question: str) -> bool:
 
 
 def _drug_names_in(question: str) -> list[str]:
-    """The drug names the question says, folded: loaded, indexed, or drug-like unknowns."""
-    found = get_resolver().resolve_detail(question)
-    return [*(p for p, _ in found.spans), *found.not_loaded, *found.unknown]
+    """The drug names the question says, folded: loaded, indexed (with their active
+    ingredients: "Holoxan" is ifosfamid), or drug-like unknowns."""
+    resolver = get_resolver()
+    found = resolver.resolve_detail(question)
+    generics = [g for p in found.not_loaded for g in resolver.generics_of(p)]
+    return [*(p for p, _ in found.spans), *found.not_loaded, *generics, *found.unknown]
 
 
 def _says_one_rare(text: str, situation: Situation) -> bool:

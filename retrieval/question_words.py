@@ -5,7 +5,7 @@ a ranked or rule-found paragraph is held against (issue 17)."""
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from corpus.text import CASE_FILLER, diacritics_agree, typed_words, words
+from corpus.text import CASE_FILLER, KEPT_TOGETHER, diacritics_agree, typed_words, words
 from retrieval.ranked import get_index
 from retrieval.situations import GENERIC_SITUATION_WORDS
 
@@ -119,7 +119,7 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
     pairs = {
         f"{a}_{b}"
         for a, b in zip(folded, folded[1:], strict=False)
-        if (a in weights or b in weights)
+        if (a in weights or b in weights or (a, b) in KEPT_TOGETHER)
         and not (said_as_number(a) or said_as_number(b))
         and index.idf(f"{a}_{b}") >= RARE_PAIR_IDF
     }
@@ -142,6 +142,17 @@ def situation_of(text: str, exclude: Iterable[str] = ()) -> Situation:
 # the question does not say, counts half (no such pair alone says the situation); "phòng dị"
 # in "Dự phòng dị dạng ống thần kinh" still counts with the pairs beside it.
 COMPOUND_MARGIN = 2.0
+
+
+def compound(pair: str) -> bool:
+    """A compound word ("phẫu thuật", "hỗ trợ"): its pair no rarer in the book than its rarer
+    syllable, so it says no more than that syllable does."""
+    index = get_index()
+    a, _, b = pair.partition("_")
+    return index.idf(pair) <= max(index.idf(a), index.idf(b)) + COMPOUND_PAIR_MARGIN
+
+
+COMPOUND_PAIR_MARGIN = 0.05
 
 
 def pairs_said(said: list[str], situation: Situation) -> dict[str, float]:

@@ -336,6 +336,8 @@ GENERIC_SITUATION_WORDS = frozenset(
         "có tiền sử người bệnh nhân bị đang từng mắc cho với và hoặc cần theo dõi phải nên "
         "khi dùng được không thuốc uống sau trước lúc "
         # When it happened, not what: "tiêm xong", "hôm nay", "vừa mới thấy".
-        "xong rồi hôm nay vừa mới thấy"
+        "xong rồi hôm nay vừa mới thấy "
+        # The book itself, as wards name it ("trong DT có thuốc nào …").
+        "dt dtqg"
     ).split()
 )

@@ -13,7 +13,7 @@ from retrieval.frame import QueryFrame, TurnType
 from retrieval.indication_list import ranked_indications, says_as_much, says_specifically
 from retrieval.pairs import patient_safety
 from retrieval.queries import find_by_indication
-from retrieval.question_words import names_situation, situation_of
+from retrieval.question_words import names_situation, situation_of, specificity
 from retrieval.ranked import ranked_evidence
 from retrieval.retrieved import Retrieved, from_decision
 
@@ -67,11 +67,8 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
         near = find_by_indication(frame.condition or "")
         evidence = [e for e in near if says_specifically(e.text, question)]
     if not evidence:
-        # No indication says it: the book's other "used for" text, its pharmacology ("Alfuzosin
-        # cũng đã được sử dụng làm thông tắc sỏi niệu quản …"), ranked the same way.
-        evidence = ranked_indications(
-            question, (SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG,), rare_only=True
-        )
+        # No indication says it: the book's other "used for" text, ranked the same way.
+        evidence = ranked_indications(question, _ALSO_USED_FOR, rare_only=True)
     if not evidence:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     frame = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in evidence)))
@@ -79,11 +76,34 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
     pooled = unique_evidence(
         evidence + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]
     )
-    about = _about_the_first(frame, question)
+    about = _about_the_first(frame, question) or _said_better(evidence, question)
     retrieved = from_decision(frame, unique_evidence(pooled + about))
     retrieved.safety = safety
     retrieved.floor += [FloorLine(e, tuple(book_lines(e.text)), True, False) for e in about]
     return retrieved
+
+
+# The book's other "used for" text: a drug's dose paragraphs headed by what they treat ("Dự
+# phòng bệnh võng mạc … ở trẻ sơ sinh thiếu tháng …") and its pharmacology ("Alfuzosin cũng
+# đã được sử dụng làm thông tắc sỏi niệu quản …").
+_ALSO_USED_FOR = (SectionKey.LIEU_LUONG_VA_CACH_DUNG, SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG)
+
+
+# Its best plain-ranked paragraphs read for it.
+BETTER_AMONG = 3
+
+
+def _said_better(listed: list[Evidence], question: str) -> list[Evidence]:
+    """The first drug's paragraph of its other "used for" text that says the question's
+    situation more specifically (its rare words and pairs) than its indication listed."""
+    first = listed[0].drug_id
+    situation = situation_of(question)
+    said = max(specificity(e.text, situation) for e in listed if e.drug_id == first)
+    ranked = ranked_evidence(question, [first], _ALSO_USED_FOR, k=BETTER_AMONG)
+    best = max(ranked, key=lambda e: specificity(e.text, situation), default=None)
+    return (
+        [best] if best and specificity(best.text, situation) > said and best not in listed else []
+    )
 
 
 # The sections a question asked again of the drug found is answered from: where a pharmacist
@@ -138,11 +158,15 @@ def drugs_of_class_for_condition(frame: QueryFrame, question: str) -> Retrieved:
         return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_INDICATION_MATCH)
     listed = replace(frame, drugs=tuple(dict.fromkeys(e.drug_id for e in kept)))
     safety = _safety_for(listed)
+    better = _said_better(kept, question)
     retrieved = from_decision(
         listed,
-        unique_evidence(kept + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]]),
+        unique_evidence(
+            kept + [e for f in safety for e in f.evidence[:SAFETY_HITS_PER_FACET]] + better
+        ),
     )
     retrieved.safety = safety
+    retrieved.floor += [FloorLine(e, tuple(book_lines(e.text)), True, False) for e in better]
     if frame.companions:
         retrieved.floor += companion_floor(frame.companions, listed.drugs)
         if frame.red_flag in (RedFlag.Kind.POISONING, RedFlag.Kind.SELF_HARM):

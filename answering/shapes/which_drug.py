@@ -140,7 +140,13 @@ _AND = re.compile(
     r",?\s+(?:và|va|rồi|roi)\s+(?=[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)"
     # Or the drug found named by a pronoun ("…, nó tác dụng ra sao?").
     r"|,\s+(?=(?:nó|no|thuốc đó|thuoc do|thuốc này|thuoc nay)\s[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)"
+    # Or how it is given ("…, liều ra sao?", "…, tốc độ bao nhiêu?", "…, dùng thế nào?").
+    r"|,\s+(?=(?:liều|lieu|tốc độ|toc do|cách dùng|cach dung|dùng|dung|pha|truyền|truyen|tiêm|tiem)"
+    r"\b[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)"
 )
+
+
+_DOSE_ASKED = re.compile(r"\b(co lieu|lieu dung|lieu luong|lieu (bao nhieu|the nao|ra sao))\b")
 
 
 def asked_of_the_drug_found(question: str) -> str:
@@ -153,6 +159,9 @@ def asked_of_the_drug_found(question: str) -> str:
     if asking and (joined := _AND.split(told[asking[0]], maxsplit=1)[1:]):
         later = [*joined, *later]
     asks = any(s.rstrip().endswith("?") or _ASKS_AGAIN.search(folded_phrase(s)) for s in later)
+    if not asks and asking and _DOSE_ASKED.search(folded_phrase(told[asking[0]])):
+        # The dose asked in the same words ("… thuốc kháng nấm nào có liều cho bệnh này?").
+        return told[asking[0]].strip()
     return "".join(later).strip() if asks else ""
 
 
