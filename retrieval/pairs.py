@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from corpus.sections import SectionKey
 from corpus.text import words
 from retrieval.catalog import SALTS, get_resolver
-from retrieval.classes import class_words
+from retrieval.classes import class_words, classes_said
 from retrieval.evidence import Evidence, SafetyFinding, unique_evidence
 from retrieval.queries import find_by_section, find_condition_in_sections, own_names
 
@@ -24,9 +24,12 @@ def names_printed_for(drug_id: str) -> list[str]:
 
 def unloaded_names(typed: str) -> list[str]:
     """A drug named as typed that has no monograph here: the name, and the monograph names the
-    book's index gives it ("adrenalin" → "epinephrin")."""
-    ids = get_resolver().not_loaded.get(tuple(words(typed)), frozenset())
-    return list(dict.fromkeys([typed, *(i.replace("_", " ") for i in sorted(ids))]))
+    book's index gives it ("adrenalin" → "epinephrin", "Holoxan" → "ifosfamid"); a class
+    phrase, its words."""
+    generics = get_resolver().generics_of(" ".join(words(typed)))
+    # A class said beside it ("đang uống bisoprolol … thuốc chẹn beta"): the class's words.
+    said = [word for item in classes_said(typed) for word in item.words]
+    return list(dict.fromkeys([typed, *(g.replace("_", " ") for g in generics), *said]))
 
 
 def interaction_evidence(

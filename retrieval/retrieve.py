@@ -11,6 +11,7 @@ from dataclasses import replace
 from corpus.sections import PATIENT_SECTIONS, SITUATION_SECTIONS, SectionKey
 from retrieval.antidotes import antidotes_for
 from retrieval.catalog import get_resolver
+from retrieval.classes import classes_said
 from retrieval.evidence import Outcome, Reason, unique_evidence
 from retrieval.floor import (
     MISTAKE_WORDS,
@@ -99,6 +100,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # whichever section the ask reads as.
         retrieved.floor += overdose_floor(drugs[0], retrieved.situation)
     unloaded = tuple(dict.fromkeys(retrieved.frame.not_loaded + retrieved.frame.unknown_drugs))
+    if unloaded:
+        # A class said beside a drug the book lacks ("đang uống bisoprolol … ngưng thuốc chẹn
+        # beta trước bao lâu?") is looked for as that drug is: the lines printing the class.
+        unloaded += tuple(c.name for c in classes_said(question) if c.name not in unloaded)
     if len(drugs) >= 2 or unloaded:
         pairs = pair_floor(drugs, unloaded, indications=retrieved.frame.shape != "which_drug")
         retrieved.floor += pairs

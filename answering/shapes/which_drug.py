@@ -50,7 +50,12 @@ def recognise(reading: Reading) -> list[Candidate]:
     # máu chân răng. Dùng thuốc gì để đảo ngược?"): its overdose or ADR management answers,
     # never another drug indicated for the story's words.
     managed = section in (SectionKey.QUA_LIEU_VA_XU_TRI, SectionKey.HUONG_DAN_CACH_XU_TRI_ADR)
-    if drugs and set(drugs) <= {*reading.current, *tried} and asks and not managed:
+    # "… đang uống Milurit, nay … BS kê Bactrim. Phối hợp 2 thuốc có vấn đề gì?": another drug
+    # the book indexes, given now, is the pair asked about, not a drug asked for.
+    given = section == SectionKey.TUONG_TAC_THUOC and bool(
+        resolution.not_loaded or resolution.unknown
+    )
+    if drugs and set(drugs) <= {*reading.current, *tried} and asks and not managed and not given:
         # "BN đang dùng warfarin, đau khớp dùng thuốc gì?": the named drugs are the patient's
         # medicines, the question is which drug treats the condition.
         condition = condition_words(question, reading.names, drop_populations=True)

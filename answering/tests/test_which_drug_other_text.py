@@ -76,3 +76,32 @@ def test_the_ward_word_for_a_class_names_it(text: str, name: str) -> None:
 def test_a_brand_the_book_indexes_stands_for_its_ingredient_as_the_book_spells_it() -> None:
     assert "ifosfamid" in get_resolver().generics_of("holoxan")
     assert get_resolver().generics_of("zyxolit") == []
+
+
+def _lines_in_view(question: str) -> tuple[str, str]:
+    result = answer_turn(question)
+    shown = []
+    for block in result.blocks:
+        if block.collapsed:
+            break
+        shown.append(block)
+    return result.frame.attribute or "", " ".join(text for b in shown for text, _ in b.claims)
+
+
+def test_a_brand_the_book_lacks_given_now_is_the_pair_asked_about_not_a_drug_asked_for() -> None:
+    # "kê thêm Bactrim" beside "đang uống amantadin … bị X": the interaction, not which drug
+    # treats X; the line naming Bactrim's ingredient (cotrimoxazol) is in view.
+    attribute, shown = _lines_in_view(
+        "BN Parkinson đang uống amantadin, nay viêm phổi BS kê Bactrim. Phối hợp 2 thuốc có "
+        "vấn đề gì không?"
+    )
+    assert attribute != "chi_dinh"
+    assert "Cotrimoxazol: Mê sảng nhiễm độc" in shown
+
+
+def test_a_class_said_beside_a_drug_the_book_lacks_is_looked_for_in_the_lines() -> None:
+    # Concor (bisoprolol) has no monograph here; acid ioxaglic's line prints the class.
+    _, shown = _lines_in_view(
+        "Đang uống Concor, tiêm acid ioxaglic để chụp cản quang có cần ngưng thuốc chẹn beta không?"
+    )
+    assert "Thuốc chẹn beta, thuốc co mạch" in shown
