@@ -45,3 +45,16 @@ def test_population_and_route_cues() -> None:
     assert populations("be 20kg") == ["tre_em"]
     assert populations("PCM liều tối đa cho NL") == ["nguoi_lon"]
     assert routes("tiêm tĩnh mạch chậm hoặc uống") == ["tiem_tinh_mach", "uong"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "BN uống dầu parafin cả năm nay, dùng lâu như vậy có hại gì không?",
+        "tiêm vitamin K1 xong bé đỏ da, phản ứng này có hay gặp không?",
+        "nổi mẩn sau khi uống cefalexin, tỷ lệ gặp khoảng bao nhiêu?",
+        "dùng corticoid kéo dài có tác hại gì",
+    ],
+)
+def test_harm_and_how_often_asked_of_a_drug_taken_is_its_adverse_effects(question: str) -> None:
+    assert route_section(question) == "tac_dung_khong_mong_muon"
