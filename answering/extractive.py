@@ -41,6 +41,14 @@ from retrieval.which_drug_search import LONG_CONDITION
 VISIBLE_BUDGET = 1200
 
 
+# A list's title, by the section its lines come from.
+_LISTED: dict[str, str] = {
+    SectionKey.CHI_DINH: "Các thuốc Dược thư ghi chỉ định",
+    SectionKey.CHONG_CHI_DINH: "Các thuốc Dược thư ghi chống chỉ định",
+    SectionKey.TAC_DUNG_KHONG_MONG_MUON: "Các thuốc Dược thư ghi tác dụng không mong muốn này",
+}
+
+
 def _lead_label(c: Citation, listing: bool) -> str:
     """A lead line's label: the drug in a list of drugs, else the section and its heading."""
     if listing:
@@ -134,12 +142,14 @@ def extractive_answer(retrieved: Retrieved, *, counted: bool = True) -> TurnResu
             block.collapsed = c.chunk_id not in kept and (block.collapsed or not dose)
         # What the shape keeps in view comes right under the lead, ahead of what is folded.
         blocks.sort(key=lambda b: b.collapsed)
-        listing = frame.turn_type == TurnType.CONDITION_TO_DRUG
+        listing = frame.turn_type == TurnType.CONDITION_TO_DRUG or (
+            frame.turn_type == TurnType.CONDITION_RELATION and frame.shape == "which_drug"
+        )
         labelled = [(f"{_lead_label(c, listing)}: {text}", c) for text, c in lead]
         blocks.insert(
             0,
             AnswerBlock(
-                "Các thuốc Dược thư ghi chỉ định"
+                _LISTED.get(lead[0][1].section_key, _LISTED[SectionKey.CHI_DINH])
                 if listing
                 else f"{lead[0][1].drug_name} · nêu trong sách",
                 kind_of(lead[0][1].section_key),

@@ -65,8 +65,12 @@ def lead_sentences(
         or frame.attribute in (SectionKey.TUONG_KY, SectionKey.TUONG_TAC_THUOC)
     )
     # "Aspirin cho trẻ em được không?": the population is the situation searched for.
+    # "Thuốc nào chống chỉ định cho phụ nữ có thai?": each drug's line for her.
     population = (
-        frame.turn_type == TurnType.DRUG_ATTRIBUTE
+        (
+            frame.turn_type == TurnType.DRUG_ATTRIBUTE
+            or (frame.turn_type == TurnType.CONDITION_RELATION and not frame.condition)
+        )
         and frame.attribute == SectionKey.CHONG_CHI_DINH
         and frame.population in POPULATION_TERMS
     )

@@ -15,12 +15,14 @@ from functools import lru_cache
 
 from answering.reading import SENTENCE, condition_words
 from corpus.sections import PATIENT_SECTIONS, SectionKey
-from corpus.text import SEARCH_FILLER, prints_phrase, words
+from corpus.text import SEARCH_FILLER, fold, prints_phrase, words
 from retrieval.bands import ADULT_MONTHS, age_in_bands, prints_age, weight_in_bands
 from retrieval.catalog import get_resolver
 from retrieval.evidence import Evidence
+from retrieval.floor import says_any
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.situations import condition_phrases
+from retrieval.ward_asks import COMMON_ASKED
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
     "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),
@@ -91,6 +93,10 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
         # liều lớn" in an overdose paragraph is no oral regimen).
         where = haystack if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else label
         score += _says(where, _ROUTE_LABELS.get(frame.route, ()))
+    if frame.attribute == SectionKey.TAC_DUNG_KHONG_MONG_MUON and says_any(
+        frame.standalone_query or "", COMMON_ASKED
+    ):
+        score += 2 * ("thuong gap" in fold(label))  # "hay gặp những tác dụng phụ gì?"
     child_age = frame.age_months is not None and frame.age_months < ADULT_MONTHS
     if not child_age:
         pass  # an adult's age selects no band: the population and route decide

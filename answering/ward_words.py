@@ -58,6 +58,7 @@ CLINICAL_ABBREVIATIONS: dict[str, str] = {
     "NKQ": "nội khí quản",
     "HCTH": "hội chứng thận hư",
     "MetHb": "methemoglobin",
+    "G6PD": "glucose-6 phosphat dehydrogenase",
     # Solutions a drug is diluted in or mixed with, as the book names them.
     "NaCl": "natri clorid",
     "KCl": "kali clorid",

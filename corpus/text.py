@@ -181,7 +181,8 @@ SEARCH_FILLER = FILLER | frozenset("ban bao cua hoac nhi nhieu vay".split())
 # How a case is told around its condition ("bệnh nhân đang uống … bị …, điều trị thế nào"):
 # dropped from the condition phrase; in a search of the book "uống", "khi", "trong" still count.
 CASE_FILLER = FILLER | frozenset(
-    "benh bi bn chua dang de dieu dot khi ma nen nguoi nhan nhu sao tri trong uong diet bang".split()
+    "benh bi bn chua dang de dieu dot khi ma nen nguoi nhan nhu sao tri trong uong diet bang nhung o "
+    "cac".split()
 )
 # How the filler words are spelled, where their folded form is also a content word ("hoi" is
 # "hỏi" here, "hội" in "hội chứng"). A word typed with other diacritics is not filler.
@@ -195,6 +196,9 @@ FILLER_SPELLINGS: dict[str, tuple[str, ...]] = {
     "tri": ("trị",),
     "diet": ("diệt",),
     "bang": ("bằng",),
+    "nhung": ("những",),
+    "o": ("ở",),
+    "cac": ("các",),
     "khi": ("khi",),
     "dang": ("đang",),
     "benh": ("bệnh",),

@@ -104,7 +104,11 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # A class said beside a drug the book lacks ("đang uống bisoprolol … ngưng thuốc chẹn
         # beta trước bao lâu?") is looked for as that drug is: the lines printing the class.
         unloaded += tuple(c.name for c in classes_said(question) if c.name not in unloaded)
-    if len(drugs) >= 2 or unloaded:
+    # The drugs of a list the book contraindicates (or that cause) a condition in are their
+    # lines for it, not given together: their interactions with each other ("… enzym ở
+    # microsom gan" of "thuốc nào chống chỉ định khi suy gan nặng") would stand in front.
+    listed = retrieved.frame.turn_type == TurnType.CONDITION_RELATION and not _typed_names(question)
+    if (len(drugs) >= 2 and not listed) or unloaded:
         pairs = pair_floor(drugs, unloaded, indications=retrieved.frame.shape != "which_drug")
         retrieved.floor += pairs
         named = any(line.names in drugs for line in pairs)

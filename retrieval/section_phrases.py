@@ -5,7 +5,15 @@ Adding a phrasing is adding an entry here.
 """
 
 from corpus.sections import SectionKey
-from retrieval.ward_asks import ATTRIBUTION, MONITORING, NAMED_EFFECTS, OPENED
+from retrieval.ward_asks import (
+    ATTRIBUTION,
+    DRAWN_TOGETHER,
+    HARM_ASKED,
+    MONITORING,
+    NAMED_EFFECTS,
+    OPENED,
+    SPOILT,
+)
 
 SECTION_PHRASES: dict[str, tuple[str, ...]] = {
     SectionKey.TEN_CHUNG_QUOC_TE: ("tên chung quốc tế", "tên quốc tế", "tên inn", "inn"),
@@ -129,19 +137,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "adverse effect",
         *ATTRIBUTION,
         "tác dụng phụ của thuốc",
-        # Harm and how often it happens, asked of a drug taken ("dùng lâu có hại gì không?",
-        # "phản ứng này có hay gặp không, tỉ lệ bao nhiêu?").
-        "có hại gì",
-        "hại gì",
-        "tác hại",
-        "có hay gặp",
-        "hay gặp không",
-        "tỉ lệ gặp",
-        "tỷ lệ gặp",
-        "tỉ lệ khoảng bao nhiêu",
-        "tỷ lệ khoảng bao nhiêu",
-        "tỉ lệ bao nhiêu",
-        "tỷ lệ bao nhiêu",
+        *HARM_ASKED,
     ),
     SectionKey.HUONG_DAN_CACH_XU_TRI_ADR: (
         "xử trí adr",
@@ -278,6 +274,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "cùng đường truyền",
         "truyền chung",
         "tiêm chung",
+        *DRAWN_TOGETHER,
     ),
     SectionKey.DO_ON_DINH_VA_BAO_QUAN: (
         "bảo quản",
@@ -304,6 +301,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "đông lạnh",
         "tránh ánh sáng",
         "hạn dùng",
+        *SPOILT,
         "storage",
     ),
     SectionKey.QUA_LIEU_VA_XU_TRI: (

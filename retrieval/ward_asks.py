@@ -182,6 +182,67 @@ MONITORING: tuple[str, ...] = (
     "đỉnh đáy",
 )
 
+# Harm and how often it happens, asked of a drug taken ("dùng lâu có hại gì không?", "phản
+# ứng này có hay gặp không, tỉ lệ bao nhiêu?").
+HARM_ASKED: tuple[str, ...] = (
+    "có hại gì",
+    "hại gì",
+    "tác hại",
+    "có hay gặp",
+    "hay gặp không",
+    "tỉ lệ gặp",
+    "tỷ lệ gặp",
+    "tỉ lệ khoảng bao nhiêu",
+    "tỷ lệ khoảng bao nhiêu",
+    "tỉ lệ bao nhiêu",
+    "tỷ lệ bao nhiêu",
+)
+
+# The common effects asked for ("hay gặp những tác dụng phụ gì?", "tác dụng phụ phổ biến"):
+# the ADR section's "Thường gặp" band fits best.
+COMMON_ASKED: tuple[str, ...] = (
+    "hay gặp",
+    "thường gặp",
+    "phổ biến",
+    "hay bị",
+    "thường bị",
+    "hay xảy ra",
+    "thường xảy ra",
+    "hay thấy",
+    "thường thấy",
+)
+
+# Drawn up or run in together ("rút … chung xi lanh", "bơm chung vào chai … đang chạy"):
+# what it must not be mixed with.
+DRAWN_TOGETHER: tuple[str, ...] = (
+    "chung xi lanh",
+    "cùng xi lanh",
+    "chung bơm tiêm",
+    "chung ống tiêm",
+    "cùng ống tiêm",
+    "bơm chung",
+)
+
+# Kept where it may spoil, or looking spoilt ("bóc ra để ngoài khay … nồm ẩm", "ống … ngả
+# màu nhưng còn hạn, phải hủy?"): how it is kept and how a spoilt one looks.
+SPOILT: tuple[str, ...] = (
+    "nồm",
+    "ẩm ướt",
+    "bị ẩm",
+    "độ ẩm",
+    "nơi ẩm",
+    "để ngoài",
+    "ánh nắng",
+    "nắng nóng",
+    "ra khỏi vỉ",
+    "bóc vỉ",
+    "còn hạn",
+    "hết hạn",
+    "quá hạn",
+    "phải hủy",
+    "ngả màu",
+)
+
 # A container opened or a solution made up: "dùng trong bao lâu" then asks how long it may
 # be used, not how long the treatment lasts.
 OPENED: tuple[str, ...] = (

@@ -16,6 +16,7 @@ from retrieval.queries import find_by_indication
 from retrieval.question_words import names_situation, situation_of, specificity
 from retrieval.ranked import ranked_evidence
 from retrieval.retrieved import Retrieved, from_decision
+from retrieval.situations import POPULATION_TERMS
 
 # A which-drug condition of more words than this is a story, not a phrase.
 LONG_CONDITION = 8
@@ -31,7 +32,22 @@ def drugs_for_condition(frame: QueryFrame, question: str) -> Retrieved:
             if frame.relation == "adverse_effect"
             else SectionKey.CHONG_CHI_DINH
         )
-        evidence = find_by_indication(frame.condition or "", section)
+        # The phrase as typed and the section's paragraphs saying the question's rare words
+        # ("dị ứng đậu nành và lạc" for "… mẫn cảm với lecithin đậu nành …, đậu phộng"); a
+        # phrase found saying less of them than the best ranked is a word shared ("sốt rét"
+        # of "thuốc kháng sốt rét nào … thiếu G6PD"), not listed.
+        # Only the patient said ("… chống chỉ định cho phụ nữ có thai?"): the book's words for
+        # that patient.
+        told = (
+            [frame.condition]
+            if frame.condition
+            else POPULATION_TERMS.get(frame.population or "", ())
+        )
+        typed = unique_evidence([e for p in told for e in find_by_indication(p, section)])
+        ranked = ranked_indications(question, (section,), rare_only=True)
+        evidence = unique_evidence(typed + ranked)
+        if ranked:
+            evidence = [e for e in evidence if says_as_much(e.text, ranked[0].text, question)]
         if not evidence:
             return Retrieved(frame, [], Outcome.ABSTAIN, Reason.NO_CONDITION_MATCH)
         frame = replace(

@@ -15,7 +15,7 @@ from answering.results import Citation
 from answering.shapes.base import Candidate, Shape, candidate
 from answering.units import Unit, units
 from corpus.sections import PATIENT_SECTIONS, SectionKey
-from corpus.text import fold, folded_phrase, prints_phrase
+from corpus.text import fold, folded_phrase, prints_phrase, words
 from retrieval.catalog import get_resolver
 from retrieval.effects import SHORT_MANAGEMENT, SYMPTOM_SECTIONS, symptom, symptom_of
 from retrieval.frame import QueryFrame, TurnType
@@ -26,6 +26,7 @@ from retrieval.ward_asks import (
     ADR_MANAGED,
     ADR_NAMED,
     ATTRIBUTION,
+    COMMON_ASKED,
     EASED_BY,
     ELAPSED,
     MANAGEMENT_ASKS,
@@ -84,7 +85,17 @@ def recognise(reading: Reading) -> list[Candidate]:
     # The asking phrases cut ("có phải do thuốc", "xử trí"), an effect named by one kept
     # ("phù môi", "hội chứng người đỏ").
     named = [p for p in sorted(_NAMED) if f" {p} " in f" {reading.folded} "]
-    effect = " ".join([*named, condition_words(reading.question, reading.names)]).strip()
+    # How often asked ("thường bị …", "hay gặp …") is no effect's word.
+    often = {
+        w
+        for p in COMMON_ASKED
+        if f" {folded_phrase(p)} " in f" {reading.folded} "
+        for w in words(p)
+    }
+    told_effect = [
+        w for w in condition_words(reading.question, reading.names).split() if w not in often
+    ]
+    effect = " ".join([*named, *told_effect]).strip()
     if not (told or asked) or not effect:
         return []
     # What to do about it is asked ("có cần ngừng", "làm sao để giảm tác dụng phụ này"):

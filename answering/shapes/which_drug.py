@@ -124,12 +124,19 @@ def recognise(reading: Reading) -> list[Candidate]:
                     NAME, 86, replace(reverse, attribute=SectionKey.CHI_DINH, patient=patient)
                 )
             )
-    if reading.says("contraindicated_in") and not drugs:
+    if (reading.says("contraindicated_in") or _ASKS_CONTRAINDICATED.search(asking)) and not drugs:
         condition = condition_words(question, ())
         found.append(candidate(NAME, 75, as_relation(frame, "contraindication", condition)))
     if not drugs and (again := asked_of_the_drug_found(question)):
         found = [replace(c, frame=replace(c.frame, asks_of_found=again)) for c in found]
     return found
+
+
+# "Loại thuốc khí dung … nào trong DT bị chống chỉ định vì lý do này?": which drugs the
+# book contraindicates, the kind of drug and the words between however many.
+_ASKS_CONTRAINDICATED = re.compile(
+    r"\b(thuoc|loai)\b[^.?]*\bnao\b[^.?]*\b(bi|deu|phai)? ?chong chi dinh\b(?! gi)"
+)
 
 
 # A sentence that asks, after the one asking which drug: of the drug found ("Trong DT có

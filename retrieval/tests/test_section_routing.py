@@ -58,3 +58,20 @@ def test_population_and_route_cues() -> None:
 )
 def test_harm_and_how_often_asked_of_a_drug_taken_is_its_adverse_effects(question: str) -> None:
     assert route_section(question) == "tac_dung_khong_mong_muon"
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        (
+            "Lọ amoxicilin để ngoài cửa sổ nắng nóng cả ngày còn dùng được không?",
+            "do_on_dinh_va_bao_quan",
+        ),
+        ("Vỉ paracetamol bị ẩm hết rồi, có sao không?", "do_on_dinh_va_bao_quan"),
+        ("Ống vitamin B12 hơi ngả màu nhưng còn hạn, có phải hủy không?", "do_on_dinh_va_bao_quan"),
+        ("rút ceftriaxon chung xi lanh với lidocain được không?", "tuong_ky"),
+        ("bơm chung heparin vào chai glucose đang chạy được không", "tuong_ky"),
+    ],
+)
+def test_kept_where_it_may_spoil_or_drawn_up_together(question: str, key: str) -> None:
+    assert route_section(question) == key
