@@ -12,16 +12,16 @@ import re
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
 
 from corpus.memory import give_back_freed_memory
 from corpus.text import words
 from retrieval import catalog_store, name_conflicts, slips
-from retrieval.name_forms import ABBREVIATIONS, head_forms, measured
+from retrieval.name_forms import ABBREVIATIONS, head_forms, measured, name_keys
 from retrieval.turn_cache import once_per_turn
 
 # Words that are never a drug on their own, whatever an alias table says (a brand called
@@ -103,14 +103,17 @@ class CatalogDrugResolver:
         display: dict[str, str] | None = None,
         book_vocabulary: Iterable[str] = (),
         ordinary: Collection[tuple[str, ...]] = (),
+        key_of: Callable[[str], tuple[str, ...]] | None = None,
     ) -> "CatalogDrugResolver":
         """loaded_names: (name, drug_id) of loaded monographs; index_names: (name, ingredient
         id); ordinary: one-word brands the book's prose uses otherwise (`name_conflicts`)."""
         loaded: dict[tuple[str, ...], set[str]] = defaultdict(set)
         loaded_names_seen = list(loaded_names)
+        key_of = key_of or name_keys()
+        usable = cache(_usable)
         for name, drug_id in loaded_names_seen:
-            key = tuple(words(name))
-            if _usable(key):
+            key = key_of(name)
+            if usable(key):
                 loaded[key].add(drug_id)
         loaded_ids = {d for ids in loaded.values() for d in ids}
         for short, drug_id in ABBREVIATIONS.items():
@@ -120,23 +123,24 @@ class CatalogDrugResolver:
             for form in salt_forms(drug_id):
                 loaded.setdefault(form, {drug_id})
         index_names = list(index_names)
-        for key, ids in head_forms(loaded_names_seen, index_names, _drug_like).items():
+        for key, ids in head_forms(loaded_names_seen, index_names, _drug_like, key_of).items():
             loaded.setdefault(key, ids)
         others: dict[tuple[str, ...], set[str]] = defaultdict(set)
         for name, ingredient_id in index_names:
-            key = tuple(words(name))
-            if _usable(key) and key not in loaded and ingredient_id not in loaded_ids:
+            key = key_of(name)
+            if usable(key) and key not in loaded and ingredient_id not in loaded_ids:
                 others[key].add(ingredient_id)
-        for key, elsewhere in name_conflicts.attributed_elsewhere(loaded, index_names).items():
+        elsewhere_of = name_conflicts.attributed_elsewhere(loaded, index_names, key_of)
+        for key, elsewhere in elsewhere_of.items():
             others[key] |= elsewhere  # retrieval.name_conflicts: "Glyburid", then "amip"
         for key in [*others, *ordinary]:
             loaded.pop(key, None)
         # "Tegretol" for "Tegretol 200": only naming one loaded ingredient, nothing else so called.
         bases: dict[tuple[str, ...], set[str]] = defaultdict(set)  # "DEXTRAN 1" has no base
-        headings = {tuple(words(h)) for h in (display or {}).values()}
+        headings = {key_of(h) for h in (display or {}).values()}
         for name, ingredient_id in [*loaded_names_seen, *index_names]:
-            base = brand_base(name)
-            if base is not None and tuple(words(name)) not in headings:
+            base = brand_base(name, key_of(name))
+            if base is not None and key_of(name) not in headings:
                 bases[base].add(ingredient_id)
         for base, ids in bases.items():
             if base in loaded or base in others:
@@ -249,15 +253,15 @@ class CatalogDrugResolver:
         return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
 
 
-def brand_base(name: str) -> tuple[str, ...] | None:
+def brand_base(name: str, tokens: Sequence[str] | None = None) -> tuple[str, ...] | None:
     """A brand's name without what follows it on the box (`Tegretol 200` → `tegretol`,
     `Glucophage XR` → `glucophage`, `Lapuvir-150` → `lapuvir`), or None when nothing is cut or
-    what is left could be a common word."""
-    tokens = words(name)
-    cut = list(tokens)
+    what is left could be a common word (`tokens`: its words, when already split)."""
+    cut = list(words(name) if tokens is None else tokens)
+    size = len(cut)
     while len(cut) > 1 and (cut[-1] in _BRAND_TAIL or _STRENGTH.match(cut[-1])):
         cut.pop()
-    if cut == tokens or not cut:
+    if len(cut) == size or not cut:
         return None
     key = tuple(cut)
     if not _usable(key) or (len(key) == 1 and (len(key[0]) < 4 or looks_vietnamese(key[0]))):
@@ -343,8 +347,10 @@ def get_resolver() -> CatalogDrugResolver:
 
 def build_resolver() -> tuple[CatalogDrugResolver, int]:
     """The resolver built from the name tables, and the chunks' version its vocabulary read."""
-    loaded, index, display, brands = catalog_store.name_rows(SALTS)
+    key_of = name_keys()
+    loaded, index, display, brands = catalog_store.name_rows(SALTS, key_of)
     chunks_version, vocabulary = catalog_store.book_vocabulary()
-    ordinary = name_conflicts.book_words_among_brands(brands, catalog_store.prose_owners())
-    built = CatalogDrugResolver.build(loaded, index, display, vocabulary, ordinary)
+    owners = catalog_store.prose_owners()
+    ordinary = name_conflicts.book_words_among_brands(brands, owners, key_of)
+    built = CatalogDrugResolver.build(loaded, index, display, vocabulary, ordinary, key_of)
     return built, chunks_version

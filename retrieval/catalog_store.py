@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -49,21 +49,20 @@ _BRAND_KINDS = frozenset({"trade_name", "brand_index", "vn_brand"})
 
 
 def name_rows(
-    salts: frozenset[str],
+    salts: frozenset[str], key_of: Callable[[str], tuple[str, ...]] | None = None
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], dict[str, str], list[tuple[str, str]]]:
     """(name, drug id) of loaded drugs, (name, ingredient id) of the book index, headings, and
     (name, drug id) of the names that are only a brand of their drug."""
     from corpus.models import Alias, BookIndexEntry, Drug
 
+    key_of = key_of or (lambda name: tuple(words(name)))
     active = Drug.objects.filter(retired_at__isnull=True)  # a retired drug answers no more
     rows = list(Alias.objects.filter(drug__in=active).values_list("name", "drug__drug_id", "kind"))
     loaded = [(name, drug_id) for name, drug_id, _ in rows]
-    not_brand = {(tuple(words(n)), d) for n, d, kind in rows if kind not in _BRAND_KINDS}
+    not_brand = {(key_of(n), d) for n, d, kind in rows if kind not in _BRAND_KINDS}
     not_brand |= {(tuple(d.split("_")), d) for d in active.values_list("drug_id", flat=True)}
     brands = [
-        (n, d)
-        for n, d, kind in rows
-        if kind in _BRAND_KINDS and (tuple(words(n)), d) not in not_brand
+        (n, d) for n, d, kind in rows if kind in _BRAND_KINDS and (key_of(n), d) not in not_brand
     ]
     for drug_id in active.values_list("drug_id", flat=True):
         loaded.append((drug_id.replace("_", " "), drug_id))

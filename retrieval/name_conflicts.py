@@ -13,7 +13,7 @@ Two kinds, each a way a name could point a clinician at the wrong monograph:
   another monograph prints is the book's word there, not the brand.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from rapidfuzz.distance import Levenshtein
 
@@ -30,15 +30,22 @@ def _contains(ingredient_id: str, drug_id: str) -> bool:
     )
 
 
+def _key(name: str) -> Key:
+    return tuple(words(name))
+
+
 def attributed_elsewhere(
-    loaded: Mapping[Key, Iterable[str]], index_names: Iterable[tuple[str, str]]
+    loaded: Mapping[Key, Iterable[str]],
+    index_names: Iterable[tuple[str, str]],
+    key_of: Callable[[str], Key] | None = None,
 ) -> dict[Key, frozenset[str]]:
     """Loaded keys the index also gives to an unloaded ingredient none of their drugs is in:
     key → that ingredient (and any other such)."""
     loaded_ids = {d for ids in loaded.values() for d in ids}
     found: dict[Key, set[str]] = {}
+    key_of = key_of or _key
     for name, ingredient_id in index_names:
-        key = tuple(words(name))
+        key = key_of(name)
         if ingredient_id in loaded_ids or key not in loaded:
             continue
         if not any(_contains(ingredient_id, drug_id) for drug_id in loaded[key]):
@@ -47,15 +54,18 @@ def attributed_elsewhere(
 
 
 def book_words_among_brands(
-    brand_names: Iterable[tuple[str, str]], prose_owners: Mapping[str, str]
+    brand_names: Iterable[tuple[str, str]],
+    prose_owners: Mapping[str, str],
+    key_of: Callable[[str], Key] | None = None,
 ) -> set[Key]:
     """One-word brand keys printed in another monograph's prose.
 
     prose_owners: folded word → the one drug whose prose prints it, or "" for several.
     """
     found: set[Key] = set()
+    key_of = key_of or _key
     for name, drug_id in brand_names:
-        key = tuple(words(name))
+        key = key_of(name)
         # A word of the drug's own name ("Nalidixic" of ACID NALIDIXIC, printed in
         # ciprofloxacin's text as "acid nalidixic") is that drug wherever it is printed.
         own = key and key[0] in drug_id.split("_")
