@@ -32,6 +32,7 @@ from retrieval.queries import (
 from retrieval.question_words import Situation, coverage, names_situation, situation_of, specificity
 from retrieval.ranked import ranked_evidence
 from retrieval.specific import said_specifically
+from retrieval.ward_asks import GIVEN_BY_MISTAKE
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).
 SHORT_SECTION = 600
@@ -61,23 +62,7 @@ FORBIDS = (
 DOSE_FORBIDDING_LINES = 2
 # A dose given by mistake or too much, however the question is asked ("bơm nhầm 3 ống morphin
 # … cho về phòng được chưa", "pha nhầm insulin gấp 10 lần … theo dõi gì").
-MISTAKE_WORDS = (
-    "tiêm nhầm",
-    "uống nhầm",
-    "nuốt nhầm",
-    "pha nhầm",
-    "bơm nhầm",
-    "truyền nhầm",
-    "nhỏ nhầm",
-    "uống cả vỉ",
-    "uống hết vỉ",
-    "uống cả lọ",
-    "uống hết lọ",
-    "uống một lúc",
-    "quá liều",
-    "ngộ độc",
-    "quá tay",
-)
+MISTAKE_WORDS = ("quá liều", "ngộ độc", *GIVEN_BY_MISTAKE)
 OVERDOSE_LINES = 2
 
 

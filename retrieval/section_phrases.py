@@ -6,8 +6,10 @@ Adding a phrasing is adding an entry here.
 
 from corpus.sections import SectionKey
 from retrieval.ward_asks import (
+    AMOUNT_ASKED,
     ATTRIBUTION,
     DRAWN_TOGETHER,
+    GIVEN_BY_MISTAKE,
     HARM_ASKED,
     MONITORING,
     NAMED_EFFECTS,
@@ -168,8 +170,7 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "cách dùng",
         "uống bao nhiêu",
         "dùng bao nhiêu",
-        "bao nhiêu mg",
-        "mấy viên",
+        *AMOUNT_ASKED,
         # Drops, puffs, ampoules counted ("nhỏ cho bé mấy giọt?", "xịt mấy nhát").
         "mấy giọt",
         "bao nhiêu giọt",
@@ -322,23 +323,8 @@ SECTION_PHRASES: dict[str, tuple[str, ...]] = {
         "đảo ngược",
         "trung hòa",
         "hóa giải",
-        "quá tay",
         # A dose given by mistake or too much ("thuốc giải gì" stays a which-drug wording).
-        "tiêm nhầm",
-        "uống nhầm",
-        "nuốt nhầm",
-        "pha nhầm",
-        "bơm nhầm",
-        "truyền nhầm",
-        "uống cả vỉ",
-        "uống hết vỉ",
-        "uống cả lọ",
-        "uống hết lọ",
-        "uống một lúc",
-        "nhỏ quá nhiều",
-        "uống quá nhiều",
-        "tiêm quá nhiều",
-        "dùng quá nhiều",
+        *GIVEN_BY_MISTAKE,
     ),
     SectionKey.THONG_TIN_QUY_CHE: (
         "thông tin quy chế",

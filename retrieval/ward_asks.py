@@ -212,6 +212,40 @@ COMMON_ASKED: tuple[str, ...] = (
     "thường thấy",
 )
 
+# An amount asked by its unit ("amlodipin cho mấy mg/ngày?", "bao nhiêu ml một lần"): the dose.
+AMOUNT_ASKED: tuple[str, ...] = tuple(
+    f"{how} {unit}"
+    for how in ("mấy", "bao nhiêu")
+    for unit in ("mg", "mcg", "µg", "g", "ml", "gói", "ống", "viên", "đơn vị", "ui", "iu")
+)
+
+# A dose given by mistake or too much ("bơm nhầm 3 ống", "lỡ tiêm gấp đôi liều", "uống lộn"):
+# the overdose section, whichever section the ask reads as. Never "lỡ uống" alone: "lỡ uống
+# … khi đang có thai" asks of the pregnancy.
+GIVEN_BY_MISTAKE: tuple[str, ...] = (
+    *(
+        f"{how} {by}"
+        for how in ("tiêm", "uống", "nuốt", "pha", "bơm", "truyền", "nhỏ", "cho")
+        for by in ("nhầm", "lộn")
+    ),
+    *(f"{how} gấp đôi" for how in ("tiêm", "uống", "truyền", "bơm", "cho")),
+    "nhầm liều",
+    "gấp đôi liều",
+    "liều gấp đôi",
+    "gấp 2 liều",
+    "lỡ tay",
+    "quá tay",
+    "uống cả vỉ",
+    "uống hết vỉ",
+    "uống cả lọ",
+    "uống hết lọ",
+    "uống một lúc",
+    "nhỏ quá nhiều",
+    "uống quá nhiều",
+    "tiêm quá nhiều",
+    "dùng quá nhiều",
+)
+
 # Drawn up or run in together ("rút … chung xi lanh", "bơm chung vào chai … đang chạy"):
 # what it must not be mixed with.
 DRAWN_TOGETHER: tuple[str, ...] = (

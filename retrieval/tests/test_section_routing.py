@@ -75,3 +75,20 @@ def test_harm_and_how_often_asked_of_a_drug_taken_is_its_adverse_effects(questio
 )
 def test_kept_where_it_may_spoil_or_drawn_up_together(question: str, key: str) -> None:
     assert route_section(question) == key
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        ("bé 4 tuổi ho, ambroxol cho mấy ml một lần?", "lieu_luong_va_cach_dung"),
+        ("Metformin cho bn 60 tuổi bao nhiêu viên một ngày?", "lieu_luong_va_cach_dung"),
+        ("Heparin tiêm dưới da mấy đơn vị mỗi lần?", "lieu_luong_va_cach_dung"),
+        ("Điều dưỡng lỡ truyền vancomycin gấp đôi liều, phải làm gì?", "qua_lieu_va_xu_tri"),
+        ("bé uống lộn thuốc của bà là amlodipin, xử trí sao", "qua_lieu_va_xu_tri"),
+        ("tiêm nhầm liều insulin cho bệnh nhân thì theo dõi gì", "qua_lieu_va_xu_tri"),
+    ],
+)
+def test_an_amount_by_its_unit_is_the_dose_and_a_dose_by_mistake_the_overdose(
+    question: str, key: str
+) -> None:
+    assert route_section(question) == key
