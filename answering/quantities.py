@@ -79,6 +79,11 @@ _P = _alt(_PERSONS)
 _NUMBER = re.compile(r"(?<![\d.,])\d{1,7}(?:[.,]\d+)?(?!\d)")  # not a phone or an id
 _AFTER = re.compile(rf"(?:\s*(?:-|–|den|toi)\s*(?P<hi>\d+(?:[.,]\d+)?))?\s*(?P<w>{_alt(_UNITS)}){_E}")
 _LAB_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<w>{_alt(_LAB_KEYS)})\s*(?:\([^)]{{0,15}}\)\s*)?(?:(?:{_LAB_QUALIFIERS}){_E}\s*)*(?:[=:~<>]|la{_E})?\s*$")
+# A lab's name a few words before its value, told as a result ("INR của BN uống warfarin về
+# 5,6", "kali máu sáng nay đo được là 6,1"), never as a target ("INR mục tiêu là 2,5"); only
+# the names of three letters or more ("k", "na", "cr" are other words).
+_LAB_FAR = re.compile(rf"(?<![a-z0-9])(?P<w>{_alt(w for w in _LAB_KEYS if len(w) >= 3)}){_E}(?P<between>(?:\s+[a-z]+){{1,6}}?)\s+(?:ve|la|len|xuong|con|dat)\s*[=:]?\s*$")
+_TARGET = re.compile(rf"{_B}(?:muc tieu|dich|can dat|nen|phai|duoi|tren|toi da|toi thieu){_E}")
 _THOUSANDS = re.compile(r"\d{1,3}(?:[ .]\d{3})+(?![\d]|[.,]\d)")
 _PREGNANCY_BEFORE = re.compile(rf"{_B}(?P<w>{_alt(_PREGNANCY_CUES)})[\s,:]*(?:(?:duoc|khoang|la|da)\s+)*(?P<nth>tuan\s+thu\s*)?$")
 _PERSON_BEFORE = re.compile(rf"{_B}(?:(?:{_P})[\s,]+)*(?P<w>{_P})[\s,:]*$")
@@ -221,6 +226,8 @@ def _read_number(f: str, src: str, m: re.Match[str]) -> _Hit | None:
     high = _float(after["hi"]) if after and after["hi"] else None
     end = after.end() if after else m.end()
     lab = _LAB_BEFORE.search(before)
+    far = _LAB_FAR.search(before) if lab is None else None
+    lab = far if far and not _TARGET.search(far["between"]) else lab
     # "glucose 5%", "kali clorid 10%": a fluid's strength, not the patient's lab (HbA1c is a %).
     percent = f[m.end() : m.end() + 2].lstrip().startswith("%")
     if lab and percent and _LAB_KEYS[" ".join(lab["w"].split())] != "hba1c":

@@ -301,6 +301,9 @@ LAB_SECTIONS = (
     SectionKey.HUONG_DAN_CACH_XU_TRI_ADR,
 )
 LAB_LINES = 2
+# Sections whose lines for the value are shown, in that order: the overdose section's "Nếu
+# INR > 5 nhưng < 9 …" and the dose section's "INR trên 5 có nguy cơ cao gây chảy máu mạnh".
+LAB_SECTIONS_SHOWN = 2
 
 
 def lab_floor(
@@ -310,6 +313,7 @@ def lab_floor(
     > 5 nhưng < 9 …" for INR 9), the asked section's first; they lead there."""
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
+        shown = 0
         order = [asked] if asked else []
         order += [key for key in LAB_SECTIONS if key != asked]
         for key in order:
@@ -320,7 +324,9 @@ def lab_floor(
             ]
             if found:
                 floor += found[:LAB_LINES]
-                break
+                shown += 1
+                if shown == LAB_SECTIONS_SHOWN:
+                    break
     return floor
 
 

@@ -130,3 +130,19 @@ def test_a_fluids_strength_in_percent_is_not_the_patients_lab(question: str, lab
 def test_a_lab_is_read_past_the_words_of_how_it_was_got(question: str, labs: dict) -> None:
     """ "tính ra", "ước tính", "chỉ còn", "xấp xỉ" between a lab's name and its value."""
     assert {key: value for key, value, _ in read_quantities(question).labs} == labs
+
+
+@pytest.mark.parametrize(
+    ("question", "labs"),
+    [
+        ("Kết quả INR của bệnh nhân uống acenocoumarol về 4,8, xử trí sao?", {"inr": "4,8"}),
+        ("kali máu sáng nay đo được là 6,1, spironolacton dùng tiếp không", {"kali": "6,1"}),
+        ("Clcr của cụ sau mổ còn 25, levofloxacin liều sao", {"clcr": "25"}),
+        ("INR mục tiêu là 2,5, warfarin uống mấy mg", {}),
+        ("k của bn hôm qua về 3 ngày rồi", {}),
+    ],
+)
+def test_a_lab_is_read_a_few_words_before_its_result_never_as_its_target(
+    question: str, labs: dict
+) -> None:
+    assert {key: value for key, value, _ in read_quantities(question).labs} == labs
