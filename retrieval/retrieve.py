@@ -25,6 +25,7 @@ from retrieval.floor import (
     says_any,
 )
 from retrieval.frame import QueryFrame, TurnType
+from retrieval.interference import asks_interference, interference_floor
 from retrieval.patient_floor import patient_floor
 from retrieval.queries import find_condition_in_sections, own_names
 from retrieval.question_words import situation_of
@@ -99,6 +100,10 @@ def retrieve_for_frame(frame: QueryFrame, question: str, search: Search | None =
         # "bơm nhầm 3 ống morphin … cho về phòng được chưa": the overdose section is in view
         # whichever section the ask reads as.
         retrieved.floor += overdose_floor(drugs[0], retrieved.situation)
+    if drugs and asks_interference(question):
+        # "… ceton niệu dương tính, có thể do thuốc làm sai kết quả không?": the lines where
+        # the book says a test reads falsely with the drug, in view.
+        retrieved.floor += interference_floor(drugs)
     unloaded = tuple(dict.fromkeys(retrieved.frame.not_loaded + retrieved.frame.unknown_drugs))
     if unloaded:
         # A class said beside a drug the book lacks ("đang uống bisoprolol … ngưng thuốc chẹn
