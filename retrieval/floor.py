@@ -22,7 +22,7 @@ from retrieval.bands import clcr_holds
 from retrieval.classes import class_words
 from retrieval.evidence import Evidence
 from retrieval.labs import lines_for_labs
-from retrieval.pairs import names_printed_for, unloaded_names
+from retrieval.pairs import names_printed_for, spelt_otherwise, unloaded_names
 from retrieval.queries import (
     _chunks,
     _evidence,
@@ -187,6 +187,7 @@ def pair_floor(
         for d in drug_ids
     }
     names.update({typed: unloaded_names(typed) for typed in unloaded})
+    spelt = {typed: spelt_otherwise(typed) for typed in unloaded}
     floor: list[FloorLine] = []
     for drug_id in drug_ids:
         chunks = _chunks().filter(
@@ -195,20 +196,25 @@ def pair_floor(
         order = {key: n for n, key in enumerate(PAIR_SECTIONS)}
         found = sorted(chunks, key=lambda c: (order[c.section.section_key], c.part_index))
         for other in (d for d in names if d != drug_id):
-            left = PAIR_LINES
-            for chunk in found:
-                # An indication names only a drug with a monograph ("lupus", a word of the
-                # book no monograph answers for, is a disease there), and only of drugs the
-                # question named (a which-drug list's drugs are the book's, not a pair).
-                if chunk.section.section_key == SectionKey.CHI_DINH and (
-                    other in unloaded or not indications
-                ):
-                    continue
-                lines = [line for line in book_lines(chunk.text) if says_any(line, names[other])]
-                if lines and left > 0:
-                    shown = tuple(lines[:left])
-                    floor.append(FloorLine(_evidence(chunk), shown, False, True, names=other))
-                    left -= len(lines[:left])
+            # The book's other spelling of a name it lacks, only where this monograph does
+            # not print the name as typed ("sucinylcholin" in dexpanthenol's lines).
+            for said in (names[other], spelt.get(other, [])):
+                left = PAIR_LINES
+                for chunk in found:
+                    # An indication names only a drug with a monograph ("lupus", a word of
+                    # the book no monograph answers for, is a disease there), and only of
+                    # drugs the question named (a which-drug list's are the book's, no pair).
+                    if chunk.section.section_key == SectionKey.CHI_DINH and (
+                        other in unloaded or not indications
+                    ):
+                        continue
+                    lines = [line for line in book_lines(chunk.text) if says_any(line, said)]
+                    if lines and left > 0:
+                        shown = tuple(lines[:left])
+                        floor.append(FloorLine(_evidence(chunk), shown, False, True, names=other))
+                        left -= len(lines[:left])
+                if left < PAIR_LINES:
+                    break
     return floor
 
 

@@ -9,6 +9,7 @@ from retrieval.catalog import SALTS, get_resolver
 from retrieval.classes import class_words, classes_said
 from retrieval.evidence import Evidence, SafetyFinding, unique_evidence
 from retrieval.queries import find_by_section, find_condition_in_sections, own_names
+from retrieval.slips import book_spellings
 
 
 def names_printed_for(drug_id: str) -> list[str]:
@@ -32,6 +33,15 @@ def unloaded_names(typed: str) -> list[str]:
     return list(dict.fromkeys([typed, *(g.replace("_", " ") for g in generics), *said]))
 
 
+def spelt_otherwise(typed: str) -> list[str]:
+    """A one-word name the book lacks, as the book prints it one letter otherwise
+    ("succinylcholin": "sucinylcholin"): looked for only where the name as typed is not."""
+    found = words(typed)
+    if len(found) != 1:
+        return []
+    return book_spellings(found[0], get_resolver().book_vocabulary)
+
+
 def interaction_evidence(
     drug_id: str, other: str, sections: Sequence[str] = (SectionKey.TUONG_TAC_THUOC,)
 ) -> tuple[list[Evidence], str]:
@@ -45,6 +55,8 @@ def interaction_evidence(
     # names the book's index gives it.
     loaded = other in get_resolver().display
     for name in names_printed_for(other) if loaded else unloaded_names(other):
+        hits += find_condition_in_sections(drug_id, name, sections)
+    for name in [] if loaded or hits else spelt_otherwise(other):
         hits += find_condition_in_sections(drug_id, name, sections)
     if hits:
         return unique_evidence(hits), ""

@@ -2,7 +2,7 @@
 resolver's fuzzy side, `retrieval.catalog.Resolver`): one letter from one drug's names, and
 for a five-letter word two letters from every other's; anything looser is offered back."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -46,3 +46,17 @@ def within_two_edits(token: str, keys: Keys, key_ids: KeyIds) -> tuple[tuple[str
         for drug_id in sorted(key_ids[position]):
             pairs.setdefault(drug_id, name)
     return tuple((name, drug_id) for drug_id, name in pairs.items())[:3]
+
+
+# A name this long typed one letter otherwise is the book's spelling of it, whatever the
+# word (a shorter one is too often another word).
+BOOK_SPELLING_LETTERS = 8
+
+
+def book_spellings(word: str, vocabulary: Collection[str]) -> list[str]:
+    """The book's other spellings of a long name, one letter away ("succinylcholin": the book
+    prints it so, and "sucinylcholin" in dexpanthenol's interactions)."""
+    if len(word) < BOOK_SPELLING_LETTERS or not word.isalpha():
+        return []
+    found = process.extract(word, vocabulary, scorer=Levenshtein.distance, score_cutoff=1, limit=3)
+    return sorted(w for w, distance, _ in found if distance == 1)
