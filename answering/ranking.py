@@ -93,6 +93,11 @@ def _label_score(item: Evidence, label: str, frame: QueryFrame) -> int:
         # liều lớn" in an overdose paragraph is no oral regimen).
         where = haystack if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG else label
         score += _says(where, _ROUTE_LABELS.get(frame.route, ()))
+        # A dose paragraph headed by another route only is another route's dose ("Efferalgan
+        # uống …" is not answered by the child's 15-minute infusion).
+        other = [p for r, said in _ROUTE_LABELS.items() if r != frame.route for p in said]
+        if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG and _says(label, other):
+            score -= 2 * (not _says(label, _ROUTE_LABELS.get(frame.route, ())))
     if frame.attribute == SectionKey.TAC_DUNG_KHONG_MONG_MUON and says_any(
         frame.standalone_query or "", COMMON_ASKED
     ):
@@ -170,11 +175,23 @@ def _indication_words(content: Sequence[str]) -> list[str]:
     resolver = get_resolver()
     return [
         w
-        for w in content
+        for w in _not_generic(content)
+        if w not in SEARCH_FILLER and not any(ch.isdigit() for ch in w) and not resolver.resolve(w)
+    ]
+
+
+# "suy" is a population's word only before these ("suy thận", "suy gan", "suy chức năng …"):
+# "suy tim", "suy hô hấp" are indications.
+_POPULATION_FAILING = frozenset({"than", "gan", "chuc"})
+
+
+def _not_generic(tokens: Sequence[str]) -> list[str]:
+    """The words that are not who or how ("người lớn", "tiêm", "suy thận")."""
+    return [
+        w
+        for n, w in enumerate(tokens)
         if w not in _LABEL_GENERIC
-        and w not in SEARCH_FILLER
-        and not any(ch.isdigit() for ch in w)
-        and not resolver.resolve(w)
+        or (w == "suy" and n + 1 < len(tokens) and tokens[n + 1] not in _POPULATION_FAILING)
     ]
 
 
@@ -183,7 +200,7 @@ def _indication_fit(label: str, asked: Sequence[str]) -> int:
     indication ("Viêm màng não"). A heading naming another indication is not counted against
     its paragraph: which headings are indications and which are forms ("Khí dung định liều
     hít qua miệng") no word list tells reliably, and a wrong penalty hid dev-062's answer."""
-    own = [w for w in words(label.split("›")[-1]) if w not in _LABEL_GENERIC and not w.isdigit()]
+    own = [w for w in _not_generic(words(label.split("›")[-1])) if not w.isdigit()]
     if len(own) < 2 or not asked:
         return 0  # a heading of who or how, or a question that names no indication
     heading = f" {' '.join(own)} "
@@ -245,7 +262,24 @@ def focus(evidence: Sequence[Evidence], frame: QueryFrame) -> list[Evidence]:
     best = max((scores[e.chunk_id] for e in evidence if not e.needs_visual_check), default=0)
     if best < best_all and best < 10:
         best = 0
-    return [e for e in evidence if best > 0 and scores[e.chunk_id] == best]
+    focused = [e for e in evidence if best > 0 and scores[e.chunk_id] == best]
+    adjusted = frame.population in ("suy_than", "suy_gan")  # "Liều cần giảm một nửa"
+    if frame.attribute == SectionKey.LIEU_LUONG_VA_CACH_DUNG and focused and not adjusted:
+        # A dose is an amount: focused on a paragraph printing none ("Thời gian điều trị: …
+        # 10 ngày với viêm phổi mắc phải tại cộng đồng"), the best one printing one too; a
+        # renal or hepatic patient's answer is the adjustment, however it is said.
+        dosed = [e for e in evidence if _AMOUNT.search(e.text) and not e.needs_visual_check]
+        if dosed and not any(_AMOUNT.search(e.text) for e in focused):
+            also = max(dosed, key=lambda e: scores[e.chunk_id])
+            focused = [e for e in evidence if e in focused or e == also]
+    return focused
+
+
+# An amount of a drug as the book prints it ("400 mg", "0,5 - 1 g/lần", "2 viên").
+_AMOUNT = re.compile(
+    r"\d(?:[\d ]*\d)?(?:,\d+)?\s*(?:mg|g|mcg|µg|microgam|ml|đvqt|đơn vị|UI|IU|viên|giọt|ống|gói|mmol)"
+    r"(?![^\W\d_])"
+)
 
 
 def focus_first(evidence: Sequence[Evidence], frame: QueryFrame) -> list[Evidence]:

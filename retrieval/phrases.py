@@ -7,6 +7,7 @@ word boundaries; the longest phrase wins across all sections (`chống chỉ đ�
 Adding a phrasing is adding an entry to `retrieval/section_phrases.py`.
 """
 
+import re
 from dataclasses import dataclass
 
 from corpus.sections import SectionKey
@@ -148,5 +149,12 @@ def populations(text: str) -> list[str]:
     return [k for k in _keys_in_order(text, _POPULATIONS) if k != NOT_A_POPULATION[0]]
 
 
+# A route said as what the patient cannot take ("nôn nhiều ko uống được, truyền Perfalgan TM
+# liều thế nào?") is not the route asked.
+_CANNOT = re.compile(r"(?:^|\s)(?:khong|ko|k|chua|kho)\s+(?:the\s+)?$")
+
+
 def routes(text: str) -> list[str]:
-    return _keys_in_order(text, _ROUTES)
+    folded = folded_phrase(text)
+    found = sorted(match_table(text, _ROUTES), key=lambda m: m.start)
+    return list(dict.fromkeys(m.key for m in found if not _CANNOT.search(folded[: m.start])))

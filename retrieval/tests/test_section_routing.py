@@ -92,3 +92,11 @@ def test_an_amount_by_its_unit_is_the_dose_and_a_dose_by_mistake_the_overdose(
     question: str, key: str
 ) -> None:
     assert route_section(question) == key
+
+
+def test_a_route_the_patient_cannot_take_is_not_the_route_asked() -> None:
+    assert routes("Bé nôn nhiều ko uống được, truyền paracetamol TM liều thế nào?") == [
+        "tiem_tinh_mach"
+    ]
+    assert routes("BN không thể uống, tiêm bắp ceftriaxon được không") == ["tiem_bap"]
+    assert routes("bé uống được không") == ["uong"]
