@@ -30,7 +30,29 @@ def unloaded_names(typed: str) -> list[str]:
     generics = get_resolver().generics_of(" ".join(words(typed)))
     # A class said beside it ("đang uống bisoprolol … thuốc chẹn beta"): the class's words.
     said = [word for item in classes_said(typed) for word in item.words]
-    return list(dict.fromkeys([typed, *(g.replace("_", " ") for g in generics), *said]))
+    spelt = [g.replace("_", " ") for g in generics]
+    return list(dict.fromkeys([typed, *book_forms(typed), *spelt, *said]))
+
+
+# The international spelling's endings as the book writes them ("lithium" → "lithi",
+# "morphine" → "morphin", "furosemide" → "furosemid", "sulfate" → "sulfat").
+_BOOK_ENDINGS = (
+    ("ium", "i"),
+    ("ine", "in"),
+    ("ide", "id"),
+    ("ate", "at"),
+    ("one", "on"),
+    ("ole", "ol"),
+)
+
+
+def book_forms(typed: str) -> list[str]:
+    """A one-word name in its international spelling, as the book spells such names."""
+    found = words(typed)
+    if len(found) != 1 or len(found[0]) < 6:
+        return []
+    word = found[0]
+    return [word[: -len(end)] + own for end, own in _BOOK_ENDINGS if word.endswith(end)]
 
 
 def spelt_otherwise(typed: str) -> list[str]:

@@ -36,3 +36,23 @@ def test_only_a_long_word_one_letter_away_is_another_spelling() -> None:
     vocabulary = {"sucinylcholin", "succinylcholin", "insulin", "insuli"}
     assert book_spellings("succinylcholin", vocabulary) == ["sucinylcholin"]
     assert book_spellings("insulin", vocabulary) == []  # shorter than a long name
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "BN đang uống lithium, kê thêm captopril có sao không?",
+        "đang dùng lithium mà uống furosemid được không",
+        "Bệnh nhân lưỡng cực uống lithium, đau khớp dùng diclofenac được không?",
+    ],
+)
+def test_an_international_spelling_finds_the_books(question: str) -> None:
+    assert " lithi " in f" {_in_view(question).lower()} ".replace(",", " ")
+
+
+def test_the_books_endings_of_an_international_spelling() -> None:
+    from retrieval.pairs import book_forms
+
+    assert book_forms("lithium") == ["lithi"]
+    assert book_forms("furosemide") == ["furosemid"]
+    assert book_forms("lithium carbonate") == []  # one word only
