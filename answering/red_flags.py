@@ -10,7 +10,7 @@ its answer is the named drug's Quá liều và xử trí or ADR management, neve
 import re
 
 from corpus.sections import SectionKey
-from corpus.text import fold
+from corpus.text import fold, folded_phrase
 from retrieval.catalog import catalog_version
 from retrieval.phrases import Table, compile_table, match_table
 
@@ -169,9 +169,22 @@ _SWALLOWED = re.compile(
 )
 
 
+# An emergency's sign said as a risk, a history or a prevention ("có nguy cơ phản vệ không",
+# "tiền sử sốc phản vệ với penicilin", "dự phòng co giật") is not happening now.
+_NOT_NOW = re.compile(
+    r"(?<![a-z0-9])(?:nguy co|co the gay|co gay|gay ra|de gay|de bi|tien su|tung bi|phong|"
+    r"phong ngua|du phong|tranh|neu bi|neu co)(?: (?:bi|bi len|xay ra|con))? ?$"
+)
+
+
 def red_flag(question: str) -> str | None:
     """The most serious kind of emergency the question describes, or None."""
-    kinds = {m.key for m in match_table(question, _table())}
+    folded = folded_phrase(question)
+    kinds = {
+        m.key
+        for m in match_table(question, _table())
+        if m.key != EMERGENCY or not _NOT_NOW.search(folded[: m.start])
+    }
     if any(int(m.group(1)) >= MANY_TABLETS for m in _SWALLOWED.finditer(fold(question))):
         kinds.add(POISONING)
     return next((kind for kind in _PRIORITY if kind in kinds), None)

@@ -133,3 +133,20 @@ def test_the_effect_reversed_asks_for_the_overdose_section() -> None:
     ):
         result = answer_turn(question, provider=None)
         assert result.frame.attribute == "qua_lieu_va_xu_tri", question
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Tiêm bắp vitamin K1 có nguy cơ sốc phản vệ không?", None),
+        ("BN tiền sử phản vệ với penicilin, dùng cefalexin được không", None),
+        ("dự phòng co giật do sốt cao cho trẻ thì dùng gì", None),
+        ("thuốc nào có thể gây co giật ở người già", None),
+        ("vừa tiêm cefotaxim xong BN phản vệ, tụt huyết áp", EMERGENCY),
+        ("bé lên cơn co giật sau uống thuốc ho", EMERGENCY),
+    ],
+)
+def test_a_sign_said_as_a_risk_a_history_or_a_prevention_is_no_emergency_now(
+    question: str, kind: str | None
+) -> None:
+    assert red_flag(question) == kind
