@@ -22,7 +22,7 @@ from retrieval.evidence import Evidence
 from retrieval.floor import says_any
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.situations import condition_phrases
-from retrieval.ward_asks import COMMON_ASKED
+from retrieval.ward_cues import COMMON_ASKED
 
 _POPULATION_LABELS: dict[str, tuple[str, ...]] = {
     "tre_em": ("trẻ em", "trẻ", "sơ sinh", "nhi"),

@@ -32,7 +32,7 @@ from retrieval.queries import (
 from retrieval.question_words import Situation, coverage, names_situation, situation_of, specificity
 from retrieval.ranked import ranked_evidence
 from retrieval.specific import said_specifically
-from retrieval.ward_asks import GIVEN_BY_MISTAKE
+from retrieval.ward_cues import GIVEN_BY_MISTAKE
 
 # A contraindication section up to this long is shown whole (issue 18: ~600 characters).
 SHORT_SECTION = 600

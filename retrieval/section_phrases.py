@@ -5,17 +5,8 @@ Adding a phrasing is adding an entry here.
 """
 
 from corpus.sections import SectionKey
-from retrieval.ward_asks import (
-    AMOUNT_ASKED,
-    ATTRIBUTION,
-    DRAWN_TOGETHER,
-    GIVEN_BY_MISTAKE,
-    HARM_ASKED,
-    MONITORING,
-    NAMED_EFFECTS,
-    OPENED,
-    SPOILT,
-)
+from retrieval.ward_asks import ATTRIBUTION, MONITORING, NAMED_EFFECTS, OPENED
+from retrieval.ward_cues import AMOUNT_ASKED, DRAWN_TOGETHER, GIVEN_BY_MISTAKE, HARM_ASKED, SPOILT
 
 SECTION_PHRASES: dict[str, tuple[str, ...]] = {
     SectionKey.TEN_CHUNG_QUOC_TE: ("tên chung quốc tế", "tên quốc tế", "tên inn", "inn"),

@@ -26,12 +26,12 @@ from retrieval.ward_asks import (
     ADR_MANAGED,
     ADR_NAMED,
     ATTRIBUTION,
-    COMMON_ASKED,
     EASED_BY,
     ELAPSED,
     MANAGEMENT_ASKS,
     NAMED_EFFECTS,
 )
+from retrieval.ward_cues import COMMON_ASKED
 
 NAME = "adverse"
 # Above a situation's readings (25–30): "có phải do thuốc, làm gì?" is not "may it be given".

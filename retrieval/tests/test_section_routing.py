@@ -54,6 +54,8 @@ def test_population_and_route_cues() -> None:
         "tiêm vitamin K1 xong bé đỏ da, phản ứng này có hay gặp không?",
         "nổi mẩn sau khi uống cefalexin, tỷ lệ gặp khoảng bao nhiêu?",
         "dùng corticoid kéo dài có tác hại gì",
+        "tiêm vitamin K1 tĩnh mạch có nguy cơ phản vệ không?",
+        "dùng amiodaron lâu dài có nguy cơ gây xơ phổi không",
     ],
 )
 def test_harm_and_how_often_asked_of_a_drug_taken_is_its_adverse_effects(question: str) -> None:
