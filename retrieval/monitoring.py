@@ -21,8 +21,19 @@ MONITOR_SECTIONS = (
 MONITOR_WORDS = ("theo doi", "kiem tra", "xet nghiem", "giam sat", "danh gia", "dinh ky")
 # And, when the question asks for the peak or trough, the levels a measured drug is kept
 # within ("nồng độ đáy (trước liều sau) phải dưới 2 microgam/ml", "Cần tránh nồng độ đỉnh …").
-LEVEL_WORDS = ("nong do dinh", "nong do day")
-LEVELS_ASKED = ("nong do dinh", "nong do day", "dinh va day", "dinh day", "day phai", "dinh phai")
+# Or the range a level is kept in ("Phạm vi điều trị (định lượng huyết thanh): 50 - 100
+# microgam/ml"), asked as the ward says it ("khoảng điều trị … là bao nhiêu").
+RANGE_WORDS = ("pham vi dieu tri", "khoang dieu tri", "nong do dieu tri", "nguong dieu tri")
+LEVEL_WORDS = ("nong do dinh", "nong do day", *RANGE_WORDS)
+LEVELS_ASKED = (
+    "nong do dinh",
+    "nong do day",
+    "dinh va day",
+    "dinh day",
+    "day phai",
+    "dinh phai",
+    *RANGE_WORDS,
+)
 # Paragraphs telling a step kept ahead of the section.
 MONITOR_PARAGRAPHS = 4
 
@@ -47,13 +58,29 @@ def what_is_monitored(frame: QueryFrame) -> Situation:
 def monitoring_paragraphs(drug_id: str, said: Situation, levels: bool = False) -> list[Evidence]:
     """The paragraphs telling a monitoring step, those saying more of the question first, then
     in the sections' order (the cautions first) and the book's."""
+    # A level's range asked: the paragraph printing one first, wherever the book put it
+    # (carbamazepin's "Nồng độ điều trị thông thường …" is in Dược động học).
     found = [
-        (-coverage(e.text, said), n, k, e)
-        for n, key in enumerate(MONITOR_SECTIONS)
+        (-(levels and says_a_level(e.text)), -coverage(e.text, said), n, k, e)
+        for n, key in enumerate(monitor_sections(levels))
         for k, e in enumerate(section_evidence(drug_id, key))
         if tells_a_step(e.text, levels)
     ]
-    return [e for *_, e in sorted(found, key=lambda f: f[:3])][:MONITOR_PARAGRAPHS]
+    return [e for *_, e in sorted(found, key=lambda f: f[:4])][:MONITOR_PARAGRAPHS]
+
+
+def _prints(text: str, phrases: tuple[str, ...]) -> bool:
+    padded = f" {folded_phrase(text)} "
+    return any(f" {p} " in padded for p in phrases)
+
+
+def says_a_level(text: str) -> bool:
+    """Whether the text prints a level's peak, trough or range."""
+    return _prints(text, LEVEL_WORDS)
+
+
+def monitor_sections(levels: bool) -> tuple[str, ...]:
+    return (*MONITOR_SECTIONS, SectionKey.DUOC_DONG_HOC) if levels else MONITOR_SECTIONS
 
 
 def monitoring(frame: QueryFrame, question: str) -> Retrieved:

@@ -141,6 +141,11 @@ ELAPSED: tuple[str, ...] = (
 # What to monitor or test during treatment: asked of the cautions, answered wherever the
 # book says it (Thận trọng, ADR management, Liều lượng: "nhất thiết phải theo dõi INR").
 MONITORING: tuple[str, ...] = (
+    # The range a level is kept in ("khoảng điều trị … bao nhiêu": retrieval.monitoring).
+    "khoảng điều trị",
+    "phạm vi điều trị",
+    "nồng độ điều trị",
+    "ngưỡng điều trị",
     "theo dõi gì",
     "theo dõi những gì",
     "theo dõi thế nào",

@@ -14,9 +14,10 @@ from answering.units import units
 from corpus.text import folded_phrase
 from retrieval.frame import QueryFrame, TurnType
 from retrieval.monitoring import (
-    MONITOR_SECTIONS,
     asks_levels,
+    monitor_sections,
     monitoring,
+    says_a_level,
     tells_a_step,
     what_is_monitored,
 )
@@ -54,14 +55,15 @@ def lead(
 ) -> list[tuple[str, Citation]]:
     said = what_is_monitored(frame)
     levels = asks_levels(frame.standalone_query or "")
-    order: dict[str, int] = {key: n for n, key in enumerate(MONITOR_SECTIONS)}
-    scored: list[tuple[tuple[float, bool, int, int], int, str, Citation]] = []
+    order: dict[str, int] = {key: n for n, key in enumerate(monitor_sections(levels))}
+    scored: list[tuple[tuple[bool, float, bool, int, int], int, str, Citation]] = []
     for c in citations:
         if c.section_key not in order or c.quarantined or c.text.lstrip().startswith("|"):
             continue
         for n, u in enumerate(units(c.text)):
             if tells_a_step(u.bare, levels):
-                rank = (-coverage(u.bare, said), not _must(u.bare), order[c.section_key], n)
+                ranged = not (levels and says_a_level(u.bare))  # the range asked, first
+                rank = (ranged, -coverage(u.bare, said), not _must(u.bare), order[c.section_key], n)
                 scored.append((rank, len(scored), u.text, c))
     scored.sort(key=lambda s: s[:2])
     lines = [(text, c) for *_, text, c in scored[:LEAD_LINES]]
