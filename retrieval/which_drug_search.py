@@ -157,7 +157,9 @@ def _about_the_first(frame: QueryFrame, question: str) -> list[Evidence]:
     # Its words counted twice: what is asked of the drug, in the story's words.
     best = ranked_evidence(f"{question} {frame.asks_of_found}", [first], sections, k=ABOUT)
     situation = situation_of(question, [first])
-    return [e for e in best if names_situation(e.text, situation)]
+    # Its pharmacology answers how it works, whatever words of the story it says.
+    mechanism = SectionKey.DUOC_LY_VA_CO_CHE_TAC_DUNG if how else None
+    return [e for e in best if e.section_key == mechanism or names_situation(e.text, situation)]
 
 
 def drugs_of_class_for_condition(frame: QueryFrame, question: str) -> Retrieved:

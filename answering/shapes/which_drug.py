@@ -155,6 +155,9 @@ _AND = re.compile(
     # Or how it is given ("…, liều ra sao?", "…, tốc độ bao nhiêu?", "…, dùng thế nào?").
     r"|,\s+(?=(?:liều|lieu|tốc độ|toc do|cách dùng|cach dung|dùng|dung|pha|truyền|truyen|tiêm|tiem)"
     r"\b[^,]*\b(?:nào|nao|bao|sao|gì|gi)\b)"
+    # Or another of its sections ("…, giảm đau theo cơ chế nào?", "…, chống chỉ định gì?").
+    r"|,\s+(?=[^,]*\b(?:cơ chế|co che|tác dụng|tac dung|chống chỉ định|chong chi dinh|tương tác"
+    r"|tuong tac)\b[^,]*\b(?:nào|nao|sao|gì|gi)\b)"
 )
 
 

@@ -105,3 +105,11 @@ def test_a_class_said_beside_a_drug_the_book_lacks_is_looked_for_in_the_lines() 
         "Đang uống Concor, tiêm acid ioxaglic để chụp cản quang có cần ngưng thuốc chẹn beta không?"
     )
     assert "Thuốc chẹn beta, thuốc co mạch" in shown
+
+
+def test_how_a_drug_found_works_asked_after_a_comma_shows_its_pharmacology() -> None:
+    # "…, tác dụng ra sao?" after the which-drug ask is asked of the drug found: its
+    # pharmacology in view, whatever words of the story it says.
+    drugs, view = _in_view("Thuốc nào trị sỏi mật cholesterol, cơ chế tác dụng thế nào?")
+    assert drugs[0] == "acid_chenodeoxycholic"
+    assert "acid mật chủ yếu có trong mật người" in view
