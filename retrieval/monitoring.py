@@ -18,7 +18,17 @@ MONITOR_SECTIONS = (
     SectionKey.LIEU_LUONG_VA_CACH_DUNG,
 )
 # The book's words for a monitoring step (folded, word-bounded).
-MONITOR_WORDS = ("theo doi", "kiem tra", "xet nghiem", "giam sat", "danh gia", "dinh ky")
+MONITOR_WORDS = (
+    "theo doi",
+    "kiem tra",
+    "xet nghiem",
+    "giam sat",
+    "danh gia",
+    "dinh ky",
+    # A level measured ("đo nồng độ digoxin trong huyết tương ở người suy chức năng thận …").
+    "do nong do",
+    "dinh luong",
+)
 # And, when the question asks for the peak or trough, the levels a measured drug is kept
 # within ("nồng độ đáy (trước liều sau) phải dưới 2 microgam/ml", "Cần tránh nồng độ đỉnh …").
 # Or the range a level is kept in ("Phạm vi điều trị (định lượng huyết thanh): 50 - 100

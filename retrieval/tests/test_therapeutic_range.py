@@ -40,3 +40,9 @@ def test_the_range_a_level_is_kept_in_is_in_view(question: str, printed: str) ->
 def test_a_range_asked_is_a_level_asked() -> None:
     assert asks_levels("khoảng điều trị của valproat là bao nhiêu")
     assert not asks_levels("valproat điều trị động kinh liều bao nhiêu")
+
+
+def test_a_level_to_measure_is_a_monitoring_step() -> None:
+    # "định lượng nồng độ …", "đo nồng độ …" tell what to monitor as "theo dõi" does.
+    view = _in_view("BN suy thận dùng amikacin thì cần theo dõi gì đặc biệt?")
+    assert "định lượng nồng độ" in view
