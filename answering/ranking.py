@@ -245,6 +245,12 @@ def paragraph_scores(evidence: Sequence[Evidence], frame: QueryFrame) -> dict[in
         if dose:
             fit += 2 * _indication_fit(label, indication)
             fit += 5 * prints_phrase(item.text, printed)
+        elif label and item.section_key == frame.attribute:
+            # A heading of the asked section naming what the question asks about is that
+            # paragraph ("Với alcohol (rượu)" for "… nhậu bia rượu, có tương tác gì?"); another
+            # section's heading is not ("Tăng huyết áp nhẹ hoặc vừa" for an ADR asked of THA).
+            own = set(_not_generic(words(label.split("›")[-1])))
+            fit += any(len(w) >= 4 and w in own for w in content)
         scores[item.chunk_id] = 10 * fit + _content_score(item, content)
     return scores
 

@@ -45,3 +45,11 @@ def test_a_hepatic_patients_adjustment_leads_without_an_absolute_dose_before_it(
     shown = _shown("cetirizin người suy gan chỉnh liều thế nào")
     dose = [b for b in shown if b.section_key == SectionKey.LIEU_LUONG_VA_CACH_DUNG]
     assert "Suy gan" in dose[0].title
+
+
+def test_a_heading_of_the_asked_section_naming_the_question_leads() -> None:
+    # Abacavir's interactions are headed by what they are with ("Với alcohol (rượu)", "Với
+    # methadon"): the one the question names is in view first.
+    shown = _shown("BN HIV uống abacavir, tối nào cũng nhậu rượu, có tương tác gì không?")
+    first = next(b for b in shown if b.section_key == SectionKey.TUONG_TAC_THUOC)
+    assert "rượu" in first.title
