@@ -81,6 +81,11 @@ POPULATION_PHRASES: dict[str, tuple[str, ...]] = {
         "kế hoạch mang thai",
         "chuẩn bị có em bé",
         "muốn có em bé",
+        # Her delivery ("mổ lấy thai gây mê toàn thân, … ảnh hưởng đến em bé sơ sinh không?"):
+        # the pregnancy section speaks of the newborn at birth.
+        "mổ lấy thai",
+        "phẫu thuật lấy thai",  # as it is read ("mổ" is the book's "phẫu thuật")
+        "chuyển dạ",
         # A pregnancy just found ("trễ kinh 10 ngày, que thử 2 vạch").
         "que thử 2 vạch",
         "que thử hai vạch",

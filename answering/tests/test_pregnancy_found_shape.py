@@ -38,3 +38,21 @@ def test_a_symptom_since_the_drug_in_pregnancy_stays_the_managements() -> None:
     result = answer_turn("bn mang thai 20 tuan uong amoxicilin bi noi man, xu tri sao")
     assert result.frame.shape == "adverse"
     assert result.frame.attribute == "huong_dan_cach_xu_tri_adr"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Mổ lấy thai, gây tê tủy sống bằng morphin thì em bé sơ sinh có bị ảnh hưởng không?",
+        "sản phụ chuyển dạ đau nhiều, tiêm pethidin hay morphin có ảnh hưởng bé sơ sinh không",
+    ],
+)
+def test_a_delivery_is_the_mothers_pregnancy_not_the_newborns_dose(question: str) -> None:
+    result = answer_turn(question)
+    assert result.frame.population == "phu_nu_mang_thai"
+    shown = []
+    for block in result.blocks:
+        if block.collapsed:
+            break
+        shown.append(block.section_key)
+    assert "thoi_ky_mang_thai" in shown
