@@ -15,6 +15,7 @@ from corpus.text import diacritics_agree, folded_phrase, typed_words
 from retrieval.section_phrases import SECTION_PHRASES
 from retrieval.situations import NOT_A_POPULATION, POPULATION_PHRASES, ROUTE_PHRASES
 from retrieval.ward_asks import OPENED
+from retrieval.ward_cues import DRAWN_TOGETHER
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ def _bounded(folded: str, phrase: str) -> list[tuple[int, int]]:
 
 _SECTIONS = compile_table(SECTION_PHRASES)
 _OPENED = frozenset(folded_phrase(p) for p in OPENED)
+_DRAWN_TOGETHER = frozenset(folded_phrase(p) for p in DRAWN_TOGETHER)
 # Phrases that hold a population word but name something else claim their span first.
 _POPULATIONS = compile_table({**POPULATION_PHRASES, NOT_A_POPULATION[0]: NOT_A_POPULATION[1]})
 _ROUTES = compile_table(ROUTE_PHRASES)
@@ -129,6 +131,10 @@ def route_section(text: str) -> str | None:
         SectionKey.THOI_KY_CHO_CON_BU,
     }:
         return SectionKey.LIEU_LUONG_VA_CACH_DUNG
+    # "… pha xong có bơm chung vào chai NaCl đang chạy được không?": made up, then run in with
+    # another fluid: what it must not be mixed with, not how long it keeps.
+    if SectionKey.TUONG_KY in keys and any(m.phrase in _DRAWN_TOGETHER for m in found):
+        return SectionKey.TUONG_KY
     # "Chai albumin đã mở nắp dùng trong bao lâu?": the in-use time, not the treatment's.
     if SectionKey.DO_ON_DINH_VA_BAO_QUAN in keys and any(m.phrase in _OPENED for m in found):
         return SectionKey.DO_ON_DINH_VA_BAO_QUAN

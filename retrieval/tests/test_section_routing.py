@@ -73,6 +73,7 @@ def test_harm_and_how_often_asked_of_a_drug_taken_is_its_adverse_effects(questio
         ("Ống vitamin B12 hơi ngả màu nhưng còn hạn, có phải hủy không?", "do_on_dinh_va_bao_quan"),
         ("rút ceftriaxon chung xi lanh với lidocain được không?", "tuong_ky"),
         ("bơm chung heparin vào chai glucose đang chạy được không", "tuong_ky"),
+        ("ceftriaxon pha xong bơm chung vào chai Ringer lactat được không", "tuong_ky"),
     ],
 )
 def test_kept_where_it_may_spoil_or_drawn_up_together(question: str, key: str) -> None:
